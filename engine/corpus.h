@@ -1,0 +1,41 @@
+/* engine/corpus.h — the inputs a run keeps, and the deterministic choice of which to mutate.
+ *
+ * Invariant: entries are in the order they were kept (replayed files in sorted name order,
+ * then seeds, then the empty input, then novel generated inputs in case order), and the
+ * choice of an entry depends only on that list, the signature hit counts and the rng —
+ * never on time or addresses.
+ */
+#ifndef FG_CORPUS_H
+#define FG_CORPUS_H
+
+#include "novelty.h"
+#include "rng.h"
+
+typedef struct fgi_entry {
+    uint8_t *data;  /* owned */
+    size_t size;
+    uint64_t sig;   /* the signature it brought (0 for an entry kept unconditionally) */
+} fgi_entry;
+
+typedef struct fgi_corpus {
+    fgi_entry *entries;
+    size_t count, cap;
+    uint64_t *prefix;      /* prefix sums of entry weights, valid when !dirty */
+    size_t prefix_cap;
+    int dirty;             /* an entry was added since the weights were computed */
+    uint64_t weighed_at;   /* the case index the weights were computed for */
+} fgi_corpus;
+
+FGI_HIDDEN void fgi_corpus_init(fgi_corpus *c);
+FGI_HIDDEN void fgi_corpus_free(fgi_corpus *c);
+
+/* Keeps a copy of data. Returns 0, or -1 when out of memory (nothing kept). */
+FGI_HIDDEN int fgi_corpus_add(fgi_corpus *c, const uint8_t *data, size_t size, uint64_t sig);
+
+/* Picks an entry for case `k` (count > 0). Entries whose signature is rare and entries
+ * that are small are favoured: weight = 2^20 / ((1 + log2 hits) * (4 + log2 size)).
+ * Weights are recomputed when the corpus grew or every 256 cases, both functions of the
+ * case sequence alone. Returns -1 only when out of memory. */
+FGI_HIDDEN long fgi_corpus_pick(fgi_corpus *c, const fgi_novelty *n, fgi_rng *r, uint64_t k);
+
+#endif

@@ -1,0 +1,216 @@
+/* engine/exec.c — running one case under the oracles: the no-crash oracle's signal
+ * handling, the FG_CHECK unwinding, and the read-only-input check.
+ *
+ * A check ends the case by siglongjmp to the sigsetjmp in fgi_exec_run. The jump buffer
+ * is set with savemask = 0 so a case costs no signal-mask syscall; that is sound because
+ * fg_fail_at jumps from ordinary code, never from a handler. Fatal signals are handled on
+ * an alternate stack (so a stack overflow is reported too), store the finding, and let
+ * the process die with the same signal.
+ */
+#include "exec.h"
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+#define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
+#define ALT_STACK_SIZE (256 * 1024) /* arbitrary; the store path needs ~20 KiB of it */
+
+/* Process-wide because signal handlers and fg_fail_at (called from target code) have no
+ * other way to reach the running case. Written by the run thread; read by handlers on
+ * that thread. `active` is the only field a handler relies on being current. */
+static struct {
+    fgi_exec *open;                  /* the open harness, NULL when none */
+    volatile sig_atomic_t active;    /* a case body is running */
+    pthread_t thread;                /* the thread running cases */
+    sigjmp_buf jump;                 /* where a check returns to */
+    fgi_case_result *res;            /* the running case's result */
+    struct sigaction saved[NFATAL];  /* handlers before fgi_exec_open */
+    stack_t saved_stack;             /* alternate stack before fgi_exec_open */
+    void *alt_stack;                 /* ours */
+} ex;
+
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV (invalid memory access)";
+    case SIGBUS: return "SIGBUS (bus error)";
+    case SIGILL: return "SIGILL (illegal instruction)";
+    case SIGFPE: return "SIGFPE (arithmetic exception)";
+    case SIGABRT: return "SIGABRT (abort)";
+    case SIGTRAP: return "SIGTRAP (trap)";
+    default: return "fatal signal";
+    }
+}
+
+/* Stores a crash finding for the running case, then lets the signal kill the process. */
+static void on_fatal(int sig, siginfo_t *info, void *uctx)
+{
+    (void)info;
+    (void)uctx;
+    if (ex.active && ex.open && pthread_equal(pthread_self(), ex.thread)) {
+        ex.active = 0;
+        fgi_exec *e = ex.open;
+        char muts[512];
+        fgi_sink m = {.fd = -1};
+        for (unsigned i = 0; e->mut && i < e->mut->napplied; i++) {
+            if (i)
+                fgi_sink_put(&m, ",");
+            fgi_sink_put(&m, fgi_mutators[e->mut->applied[i]].name);
+        }
+        memcpy(muts, m.buf, m.len < sizeof muts - 1 ? m.len : sizeof muts - 1);
+        muts[m.len < sizeof muts - 1 ? m.len : sizeof muts - 1] = '\0';
+        char detail[128];
+        fgi_sink d = {.fd = -1};
+        fgi_sink_put(&d, "the target died of ");
+        fgi_sink_put(&d, signal_name(sig));
+        fgi_sink_putn(&d, "", 1);
+        memcpy(detail, d.buf, d.len);
+
+        fgi_finding_rec f = e->crash;
+        f.kind = "crash";
+        f.detail = detail;
+        f.class_key = signal_name(sig);
+        f.site = NULL;
+        f.mutations = e->mut ? muts : "";
+        fgi_finding_classify(&f);
+        char path[1];
+        fgi_finding_store(&f, path, 0);
+        fgi_sink k = {.fd = 2};
+        fgi_sink_put(&k, "fuzzgate: ");
+        fgi_sink_put(&k, f.target);
+        fgi_sink_put(&k, " crashed; this process ends with the same signal\n");
+        fgi_sink_flush(&k);
+    }
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    /* A fault re-executes and now meets the default action; a raised signal (abort) is
+     * raised again and delivered when this handler returns. */
+    if (sig == SIGABRT || sig == SIGTRAP || info == NULL || info->si_code <= 0)
+        raise(sig);
+}
+
+fg_error fgi_exec_open(fgi_exec *e, const fg_target *t)
+{
+    if (ex.open)
+        return FG_EINVAL;
+    memset(e, 0, sizeof *e);
+    ex.alt_stack = fgi_malloc(ALT_STACK_SIZE);
+    if (!ex.alt_stack)
+        return FG_ENOMEM;
+    stack_t ss = {.ss_sp = ex.alt_stack, .ss_size = ALT_STACK_SIZE, .ss_flags = 0};
+    sigaltstack(&ss, &ex.saved_stack);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fatal;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NFATAL; i++)
+        sigaction(fatal_signals[i], &sa, &ex.saved[i]);
+    ex.thread = pthread_self();
+    ex.open = e;
+    e->target = t;
+    return FG_OK;
+}
+
+void fgi_exec_close(fgi_exec *e)
+{
+    FG_ASSERT(ex.open == e && !ex.active);
+    for (size_t i = 0; i < NFATAL; i++)
+        sigaction(fatal_signals[i], &ex.saved[i], NULL);
+    if (ex.saved_stack.ss_flags & SS_DISABLE) {
+        stack_t off = {.ss_flags = SS_DISABLE};
+        sigaltstack(&off, NULL);
+    } else {
+        sigaltstack(&ex.saved_stack, NULL);
+    }
+    fgi_free(ex.alt_stack);
+    ex.alt_stack = NULL;
+    ex.open = NULL;
+    /* The input buffer comes from the target-visible allocator on purpose: under ASan
+     * its end is a redzone, so a read one past the input is caught. It is allocated and
+     * freed outside any case, so no heap oracle counts it. */
+    free(e->buf);
+    e->buf = NULL;
+    e->cap = 0;
+}
+
+fg_error fgi_exec_reserve(fgi_exec *e, size_t size)
+{
+    if (size <= e->cap && e->buf)
+        return FG_OK;
+    uint8_t *b = malloc(size ? size : 1);
+    if (!b)
+        return FG_ENOMEM;
+    free(e->buf);
+    e->buf = b;
+    e->cap = size ? size : 1;
+    return FG_OK;
+}
+
+void fgi_exec_run(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_result *res)
+{
+    FG_ASSERT(ex.open == e && size <= e->cap);
+    uint8_t *in = e->buf + e->cap - size;
+    if (size)
+        memcpy(in, data, size);
+    e->crash.data = data;
+    e->crash.size = size;
+    res->status = FGI_CASE_OK;
+    ex.res = res;
+    if (sigsetjmp(ex.jump, 0) == 0) {
+        ex.active = 1;
+        uint64_t sig = e->target->run(in, size);
+        ex.active = 0;
+        res->sig = sig;
+        if (size && memcmp(in, data, size) != 0) {
+            size_t at = 0;
+            while (in[at] == data[at])
+                at++;
+            res->status = FGI_CASE_WRITE;
+            res->kind = "write";
+            res->site[0] = '\0';
+            snprintf(res->detail, sizeof res->detail,
+                     "the target wrote into its read-only input (first changed byte at "
+                     "offset %zu of %zu)",
+                     at, size);
+        }
+    } else {
+        res->status = FGI_CASE_CHECK;
+        res->sig = 0;
+    }
+}
+
+void fg_fail_at(const char *file, int line, const char *cond, const char *fmt, ...)
+{
+    va_list ap;
+    if (!ex.active || !pthread_equal(pthread_self(), ex.thread)) {
+        fprintf(stderr, "fuzzgate: %s:%d: fg_fail/FG_CHECK outside a case's own thread: ",
+                file, line);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fprintf(stderr, "\n");
+        abort();
+    }
+    ex.active = 0;
+    fgi_case_result *res = ex.res;
+    res->kind = "check";
+    snprintf(res->site, sizeof res->site, "%s:%d", file, line);
+    int n = cond ? snprintf(res->detail, sizeof res->detail, "%s:%d: check failed: %s: ",
+                            file, line, cond)
+                 : snprintf(res->detail, sizeof res->detail, "%s:%d: ", file, line);
+    if (n > 0 && (size_t)n < sizeof res->detail) {
+        va_start(ap, fmt);
+        vsnprintf(res->detail + n, sizeof res->detail - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    siglongjmp(ex.jump, 1);
+}

@@ -1,0 +1,43 @@
+/* engine/mutate.h — the byte mutator: a table of small named mutators, stacked per case.
+ *
+ * Every mutator has one signature: it edits buf (holding `size` bytes, capacity `max`) in
+ * place and returns the new length (never above max), or FGI_MUT_SKIP when it does not
+ * apply to this input (buf is then unchanged). All randomness comes from m->rng, so the
+ * same state gives the same output.
+ */
+#ifndef FG_MUTATE_H
+#define FG_MUTATE_H
+
+#include "rng.h"
+
+#define FGI_MUT_SKIP ((size_t)-1)
+#define FGI_MUT_STACK 8 /* most mutations stacked on one case; libFuzzer's default is 5 */
+
+typedef struct fgi_mut {
+    fgi_rng *rng;          /* the case's stream (borrowed) */
+    const uint8_t *other;  /* a second corpus entry for crossover, or NULL (borrowed) */
+    size_t other_size;
+    uint8_t *scratch;      /* capacity >= max, owned by the caller; clobbered */
+    unsigned napplied;                /* mutators applied to the last fgi_mutate */
+    uint8_t applied[FGI_MUT_STACK];   /* their indices into fgi_mutators, in order */
+} fgi_mut;
+
+typedef size_t (*fgi_mutator_fn)(fgi_mut *m, uint8_t *buf, size_t size, size_t max);
+
+typedef struct fgi_mutator {
+    const char *name;
+    fgi_mutator_fn fn;
+} fgi_mutator;
+
+FGI_HIDDEN extern const fgi_mutator fgi_mutators[];
+FGI_HIDDEN extern const size_t fgi_mutator_count;
+
+/* Applies 1..5 mutators to buf (size <= max) and returns the new size (<= max). Records
+ * what it applied in m->applied. Always changes something unless nothing applies (an
+ * empty input with max == 0). */
+FGI_HIDDEN size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max);
+
+/* Appends "name,name,..." of the last fgi_mutate to s. */
+FGI_HIDDEN void fgi_mutate_describe(const fgi_mut *m, fgi_str *s);
+
+#endif

@@ -1,0 +1,148 @@
+/* engine/report.c — report.json (deterministic) and timing.json, written atomically.
+ *
+ * report.json holds only what the determinism contract covers: options that shape the
+ * run, and per target the counts and the findings by class. No time, no rate, no absolute
+ * path beyond what the user passed. timing.json holds the times.
+ *
+ *   {"fuzzgate": 1, "seed": "0x005eed0f6a7e2026", "cases": 20000, "timed": false,
+ *    "targets": [{"name": "hex", "status": "pass", "replayed": 9, "cases": 20000,
+ *                 "corpus": 41, "signatures": 41, "kept": 32, "saturated": false,
+ *                 "findings": [{"class": "check-...", "kind": "check", "count": 3,
+ *                               "size": 7, "origin": "case 812", "detail": "...",
+ *                               "file": "fuzzgate-findings/hex/check-....bin"}]}]}
+ */
+#include "session.h"
+
+#include "finding.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void json_string(fgi_str *s, const char *text)
+{
+    fgi_str_add(s, "\"");
+    for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fgi_str_addf(s, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f)
+            fgi_str_addf(s, "\\u%04x", *p);
+        else
+            fgi_str_addn(s, (const char *)p, 1);
+    }
+    fgi_str_add(s, "\"");
+}
+
+void fgi_report_add(fg_session *s, const fg_outcome *o)
+{
+    fgi_str *r = &s->report;
+    if (s->nreported++)
+        fgi_str_add(r, ",\n");
+    fgi_str_add(r, "    {\"name\": ");
+    json_string(r, o->target);
+    fgi_str_addf(r,
+                 ", \"status\": \"%s\", \"replayed\": %zu, \"cases\": %llu, \"corpus\": %zu, "
+                 "\"signatures\": %zu, \"kept\": %llu, \"saturated\": %s, \"findings\": [",
+                 o->nfindings ? "fail" : "pass", o->replayed, (unsigned long long)o->cases,
+                 o->corpus, o->signatures, (unsigned long long)o->kept,
+                 o->saturated ? "true" : "false");
+    for (size_t i = 0; i < o->nfindings; i++) {
+        const fg_finding *f = &o->findings[i];
+        fgi_str_add(r, i ? ",\n        {\"class\": " : "\n        {\"class\": ");
+        json_string(r, f->class_id);
+        fgi_str_add(r, ", \"kind\": ");
+        json_string(r, f->kind);
+        fgi_str_addf(r, ", \"count\": %u, \"size\": %zu, \"origin\": ", f->count, f->size);
+        json_string(r, f->origin);
+        fgi_str_add(r, ", \"detail\": ");
+        json_string(r, f->detail);
+        fgi_str_add(r, ", \"file\": ");
+        if (f->path)
+            json_string(r, f->path);
+        else
+            fgi_str_add(r, "null");
+        fgi_str_add(r, "}");
+    }
+    fgi_str_add(r, o->nfindings ? "]}" : "]}");
+
+    fgi_str *t = &s->timing;
+    if (t->len)
+        fgi_str_add(t, ",\n");
+    fgi_str_add(t, "    {\"name\": ");
+    json_string(t, o->target);
+    fgi_str_addf(t, ", \"seconds\": %.3f, \"cases_per_second\": %.0f}", o->seconds,
+                 o->seconds > 0 ? (double)o->cases / o->seconds : 0.0);
+}
+
+/* Temp file, fsync, rename: a reader never sees half a report. */
+static fg_error write_file(const char *dir, const char *name, const char *text, size_t len)
+{
+    fgi_str path = {0}, tmp = {0};
+    fgi_str_addf(&path, "%s/%s", dir, name);
+    fgi_str_addf(&tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid());
+    fg_error e = FG_OK;
+    if (path.failed || tmp.failed) {
+        e = FG_ENOMEM;
+        goto out;
+    }
+    int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        e = FG_EIO;
+        goto out;
+    }
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, text + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    int ok = off == len && fsync(fd) == 0;
+    ok = close(fd) == 0 && ok;
+    if (!ok || rename(tmp.buf, path.buf) != 0) {
+        unlink(tmp.buf);
+        e = FG_EIO;
+    }
+out:
+    fgi_str_free(&path);
+    fgi_str_free(&tmp);
+    return e;
+}
+
+fg_error fg_session_write_reports(fg_session *s)
+{
+    if (!s)
+        return FG_EINVAL;
+    char *dir = fgi_strdup(s->opt.findings);
+    if (!dir)
+        return FG_ENOMEM;
+    int made = fgi_make_dirs(dir);
+    fgi_free(dir);
+    if (made != 0)
+        return FG_EIO;
+    fgi_str r = {0};
+    fgi_str_addf(&r,
+                 "{\"fuzzgate\": 1, \"seed\": \"0x%016llx\", \"cases\": %llu, \"timed\": %s, "
+                 "\"max_len\": %llu,\n  \"targets\": [\n",
+                 (unsigned long long)s->opt.seed, (unsigned long long)s->opt.cases,
+                 s->opt.seconds ? "true" : "false", (unsigned long long)s->opt.max_len);
+    fgi_str_add(&r, fgi_str_cstr(&s->report));
+    fgi_str_add(&r, "\n  ]}\n");
+    fgi_str t = {0};
+    fgi_str_add(&t, "{\"fuzzgate\": 1, \"targets\": [\n");
+    fgi_str_add(&t, fgi_str_cstr(&s->timing));
+    fgi_str_add(&t, "\n  ]}\n");
+    fg_error e = (r.failed || t.failed || s->report.failed || s->timing.failed) ? FG_ENOMEM
+                                                                             : FG_OK;
+    if (e == FG_OK)
+        e = write_file(s->opt.findings, "report.json", r.buf, r.len);
+    if (e == FG_OK)
+        e = write_file(s->opt.findings, "timing.json", t.buf, t.len);
+    fgi_str_free(&r);
+    fgi_str_free(&t);
+    return e;
+}

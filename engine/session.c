@@ -1,0 +1,422 @@
+/* engine/session.c — one target's run: replay the corpus, then generate cases.
+ *
+ * The order of a run, which the determinism contract depends on:
+ *   1. every file of <corpus>/<target>/, in sorted name order;
+ *   2. the target's .seed inputs, in the order it added them;
+ *   3. the empty input;
+ *   4. generated cases k = 0, 1, 2, ...: each draws from the stream of (seed, target, k),
+ *      picks a corpus entry (and a crossover partner), mutates a copy, runs it, and keeps
+ *      it when its signature is new.
+ * Replayed inputs are kept when their signature is new or 0 (a committed input that says
+ * nothing is still a good base to mutate); the empty input is always kept.
+ */
+#include "session.h"
+
+#include "corpus.h"
+#include "dir.h"
+#include "exec.h"
+#include "registry.h"
+
+#include <string.h>
+#include <time.h>
+
+#define STATUS_EVERY_S 5.0       /* depth runs: seconds between status lines */
+#define SATURATION_MIN_CASES 1000 /* the watch waits for this many cases... */
+#define SATURATION_PERCENT 5      /* ...then warns when more than this % were kept */
+
+fg_session *fg_session_new(const fg_options *opt, fg_error *err)
+{
+    fg_error e = FG_OK;
+    const char *dup = NULL;
+    fg_session *s = fgi_calloc(1, sizeof *s);
+    if (!s) {
+        e = FG_ENOMEM;
+        goto fail;
+    }
+    e = opt ? fgi_opts_copy(&s->opt, &opt->v) : fgi_opts_defaults(&s->opt);
+    if (e != FG_OK)
+        goto fail;
+    if (!(s->program = fgi_strdup("fuzzgate"))) {
+        e = FG_ENOMEM;
+        goto fail;
+    }
+    s->log = stderr;
+    if ((e = fgi_registry_check(&dup)) != FG_OK) {
+        if (dup)
+            fprintf(stderr, "fuzzgate: two targets are named '%s'\n", dup);
+        goto fail;
+    }
+    if (err)
+        *err = FG_OK;
+    return s;
+fail:
+    fg_session_free(s);
+    if (err)
+        *err = e;
+    return NULL;
+}
+
+void fg_session_free(fg_session *s)
+{
+    if (!s)
+        return;
+    fgi_opts_clear(&s->opt);
+    fgi_free(s->program);
+    fgi_str_free(&s->report);
+    fgi_str_free(&s->timing);
+    fgi_free(s);
+}
+
+fg_error fg_session_set_program(fg_session *s, const char *argv0)
+{
+    if (!s || !argv0)
+        return FG_EINVAL;
+    char *p = fgi_strdup(argv0);
+    if (!p)
+        return FG_ENOMEM;
+    fgi_free(s->program);
+    s->program = p;
+    return FG_OK;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Everything one target's run owns. */
+typedef struct run {
+    fg_session *s;
+    const fg_target *t;
+    fg_outcome *o;
+    fgi_novelty nov;
+    fgi_corpus corpus;
+    fgi_exec exec;
+    fgi_mut mut;
+    fgi_rng rng;
+    fgi_case_result res;
+    uint8_t *work;     /* the case being built, capacity max_len */
+    uint8_t *scratch;  /* mutator scratch, capacity max_len */
+    size_t max_len;
+    uint64_t name_hash;
+    fg_error err;      /* the first engine error; ends the run */
+} run;
+
+static void note_error(run *r, fg_error e)
+{
+    if (r->err == FG_OK)
+        r->err = e;
+}
+
+/* Records a failing case as a finding (merged by class) and stores it when it is new or
+ * smaller than the one kept. */
+static void record_finding(run *r, const uint8_t *data, size_t size, int64_t k,
+                           const char *origin)
+{
+    fgi_str muts = {0};
+    if (!origin)
+        fgi_mutate_describe(&r->mut, &muts);
+    fgi_finding_rec rec = {
+        .target = r->t->name,
+        .kind = r->res.kind,
+        .detail = r->res.detail,
+        .site = r->res.site[0] ? r->res.site : NULL,
+        .data = data,
+        .size = size,
+        .seed = r->s->opt.seed,
+        .case_index = k,
+        .origin = origin,
+        .mutations = fgi_str_cstr(&muts),
+        .program = r->s->program,
+        .findings_dir = r->s->opt.findings,
+    };
+    fgi_finding_classify(&rec);
+    int changed = 0;
+    fg_finding *f = fgi_outcome_add(r->o, &rec, &changed);
+    if (!f) {
+        note_error(r, FG_ENOMEM);
+    } else if (changed) {
+        char path[4096];
+        if (fgi_finding_store(&rec, path, sizeof path) != 0)
+            r->o->store_failed = 1;
+        if (fgi_outcome_set_path(f, path, r->s->program) != 0)
+            note_error(r, FG_ENOMEM);
+    }
+    fgi_str_free(&muts);
+}
+
+/* Runs one input and acts on the result. Returns its signature when it passed (kept or
+ * not), 0 otherwise. k is the case index (-1 for replayed inputs). */
+static void run_one(run *r, const uint8_t *data, size_t size, int64_t k, const char *origin,
+                    int keep_always)
+{
+    r->exec.crash.case_index = k;
+    r->exec.crash.origin = origin;
+    r->exec.mut = origin ? NULL : &r->mut;
+    fgi_exec_run(&r->exec, data, size, &r->res);
+    if (r->res.status != FGI_CASE_OK) {
+        record_finding(r, data, size, k, origin);
+        return;
+    }
+    uint64_t sig = r->res.sig;
+    r->o->last_sig = sig;
+    int novel = 0;
+    if (sig) {
+        novel = fgi_novelty_add(&r->nov, sig);
+        if (novel < 0) {
+            note_error(r, FG_ENOMEM);
+            return;
+        }
+    }
+    int keep = keep_always || novel || (origin && sig == 0);
+    if (!origin && r->t->unguided)
+        keep = 0;
+    if (!keep)
+        return;
+    if (fgi_corpus_add(&r->corpus, data, size, sig) != 0) {
+        note_error(r, FG_ENOMEM);
+        return;
+    }
+    if (!origin)
+        r->o->kept++;
+    if (r->s->opt.verbose)
+        fprintf(r->s->log, "#%lld %s NEW sig 0x%016llx size %zu corpus %zu%s%s\n",
+                (long long)k, r->t->name, (unsigned long long)sig, size, r->corpus.count,
+                origin ? " from " : "", origin ? origin : "");
+}
+
+static void replay_corpus(run *r)
+{
+    fgi_str dir = {0};
+    fgi_str_addf(&dir, "%s/%s", r->s->opt.corpus, r->t->name);
+    fgi_names names;
+    int missing = 0;
+    fg_error e = dir.failed ? FG_ENOMEM : fgi_dir_list(dir.buf, &names, &missing);
+    if (e != FG_OK) {
+        fprintf(r->s->log, "fuzzgate: %s: cannot read corpus directory %s\n", r->t->name,
+                fgi_str_cstr(&dir));
+        note_error(r, e);
+        fgi_str_free(&dir);
+        return;
+    }
+    fgi_str path = {0};
+    for (size_t i = 0; i < names.count && r->err == FG_OK; i++) {
+        path.len = 0;
+        fgi_str_addf(&path, "%s/%s", dir.buf, names.names[i]);
+        uint8_t *data;
+        size_t size;
+        e = path.failed ? FG_ENOMEM : fgi_file_read(path.buf, (size_t)64 << 20, &data, &size);
+        if (e != FG_OK) {
+            fprintf(r->s->log, "fuzzgate: %s: cannot read %s: %s\n", r->t->name,
+                    fgi_str_cstr(&path), fg_strerror(e));
+            note_error(r, e);
+            break;
+        }
+        if ((e = fgi_exec_reserve(&r->exec, size)) != FG_OK) {
+            fgi_free(data);
+            note_error(r, e);
+            break;
+        }
+        run_one(r, data, size, -1, path.buf, 0);
+        r->o->replayed++;
+        fgi_free(data);
+    }
+    fgi_str_free(&path);
+    fgi_names_free(&names);
+    fgi_str_free(&dir);
+}
+
+static void replay_seeds(run *r)
+{
+    if (!r->t->seed)
+        return;
+    fg_seeds seeds = {0};
+    r->t->seed(&seeds);
+    if (seeds.failed)
+        note_error(r, FG_ENOMEM);
+    char origin[64];
+    for (size_t i = 0; i < seeds.count && r->err == FG_OK; i++) {
+        fg_error e = fgi_exec_reserve(&r->exec, seeds.items[i].size);
+        if (e != FG_OK) {
+            note_error(r, e);
+            break;
+        }
+        snprintf(origin, sizeof origin, "seed #%zu", i);
+        run_one(r, seeds.items[i].data, seeds.items[i].size, -1, origin, 0);
+        r->o->replayed++;
+    }
+    fgi_seeds_free(&seeds);
+}
+
+/* Builds and runs generated case k. */
+static void generate_one(run *r, uint64_t k)
+{
+    fgi_rng_case(&r->rng, r->s->opt.seed, r->name_hash, k);
+    long pick = fgi_corpus_pick(&r->corpus, &r->nov, &r->rng, k);
+    if (pick < 0) {
+        note_error(r, FG_ENOMEM);
+        return;
+    }
+    const fgi_entry *base = &r->corpus.entries[pick];
+    const fgi_entry *other = &r->corpus.entries[fgi_rng_below(&r->rng, r->corpus.count)];
+    size_t size = FGI_MIN(base->size, r->max_len);
+    memcpy(r->work, base->data, size);
+    r->mut.other = other->data;
+    r->mut.other_size = other->size;
+    size = fgi_mutate(&r->mut, r->work, size, r->max_len);
+    run_one(r, r->work, size, (int64_t)k, NULL, 0);
+}
+
+static void status_line(run *r, uint64_t k, double start, double now)
+{
+    double rate = now > start ? (double)k / (now - start) : 0;
+    fprintf(r->s->log,
+            "#%llu %s: %.0f cases/s, corpus %zu, signatures %zu, novelty %.4f, "
+            "findings %zu\n",
+            (unsigned long long)k, r->t->name, rate, r->corpus.count, r->nov.count,
+            k ? (double)r->o->kept / (double)k : 0.0, r->o->nfindings);
+}
+
+static void generate(run *r)
+{
+    const fgi_opts *opt = &r->s->opt;
+    double start = now_s(), last_status = start;
+    uint64_t k = 0;
+    for (;; k++) {
+        if (r->err != FG_OK)
+            break;
+        if (opt->seconds) {
+            if ((k & 1023) == 0) {
+                double now = now_s();
+                if (now - start >= (double)opt->seconds)
+                    break;
+                if (now - last_status >= STATUS_EVERY_S) {
+                    status_line(r, k, start, now);
+                    last_status = now;
+                }
+            }
+        } else if (k >= opt->cases) {
+            break;
+        }
+        generate_one(r, k);
+    }
+    r->o->cases = k;
+    r->o->timed = opt->seconds != 0;
+    if (opt->seconds)
+        status_line(r, k, start, now_s());
+}
+
+static void saturation_watch(run *r)
+{
+    fg_outcome *o = r->o;
+    if (o->cases < SATURATION_MIN_CASES || o->kept * 100 <= o->cases * SATURATION_PERCENT)
+        return;
+    o->saturated = 1;
+    fprintf(r->s->log,
+            "fuzzgate: warning: %s kept %llu of %llu cases (%.1f%%): its signature probably "
+            "folds a running total rather than this case's state\n",
+            r->t->name, (unsigned long long)o->kept, (unsigned long long)o->cases,
+            100.0 * (double)o->kept / (double)o->cases);
+}
+
+static fg_error run_open(run *r, fg_session *s, const fg_target *t)
+{
+    memset(r, 0, sizeof *r);
+    r->s = s;
+    r->t = t;
+    r->max_len = s->opt.max_len ? (size_t)s->opt.max_len
+                 : t->max_len   ? t->max_len
+                                : FGI_DEFAULT_MAX_LEN;
+    r->name_hash = fgi_hash_str(t->name);
+    fgi_novelty_init(&r->nov);
+    fgi_corpus_init(&r->corpus);
+    if (!(r->o = fgi_outcome_new(t->name)))
+        return FG_ENOMEM;
+    r->work = fgi_malloc(r->max_len);
+    r->scratch = fgi_malloc(r->max_len);
+    if (!r->work || !r->scratch)
+        return FG_ENOMEM;
+    r->mut.rng = &r->rng;
+    r->mut.scratch = r->scratch;
+    fg_error e = fgi_exec_open(&r->exec, t);
+    if (e != FG_OK)
+        return e;
+    r->exec.crash.target = t->name;
+    r->exec.crash.seed = s->opt.seed;
+    r->exec.crash.program = s->program;
+    r->exec.crash.findings_dir = s->opt.findings;
+    return fgi_exec_reserve(&r->exec, r->max_len);
+}
+
+/* Closes what run_open opened; hands the outcome to *out on success. */
+static fg_error run_close(run *r, fg_error e, fg_outcome **out, int opened)
+{
+    if (opened)
+        fgi_exec_close(&r->exec);
+    fgi_novelty_free(&r->nov);
+    fgi_corpus_free(&r->corpus);
+    fgi_free(r->work);
+    fgi_free(r->scratch);
+    if (e == FG_OK)
+        e = r->err;
+    if (e != FG_OK) {
+        fg_outcome_free(r->o);
+        return e;
+    }
+    *out = r->o;
+    return FG_OK;
+}
+
+fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
+{
+    if (!s || !t || !t->run || !out)
+        return FG_EINVAL;
+    *out = NULL;
+    run r;
+    double start = now_s();
+    fg_error e = run_open(&r, s, t);
+    int opened = r.exec.target != NULL;
+    if (e == FG_OK) {
+        replay_corpus(&r);
+        replay_seeds(&r);
+        if (r.err == FG_OK) {
+            static const uint8_t nothing[1];
+            run_one(&r, nothing, 0, -1, "empty input", 1);
+            r.o->replayed++;
+        }
+        if (r.err == FG_OK)
+            generate(&r);
+        r.o->corpus = r.corpus.count;
+        r.o->signatures = r.nov.count;
+        r.o->seconds = now_s() - start;
+        saturation_watch(&r);
+    }
+    e = run_close(&r, e, out, opened);
+    if (e == FG_OK)
+        fgi_report_add(s, *out);
+    return e;
+}
+
+fg_error fg_session_replay(fg_session *s, const fg_target *t, const char *path,
+                           fg_outcome **out)
+{
+    if (!s || !t || !t->run || !path || !out)
+        return FG_EINVAL;
+    *out = NULL;
+    uint8_t *data;
+    size_t size;
+    fg_error e = fgi_file_read(path, (size_t)64 << 20, &data, &size);
+    if (e != FG_OK)
+        return e;
+    run r;
+    e = run_open(&r, s, t);
+    int opened = r.exec.target != NULL;
+    if (e == FG_OK && (e = fgi_exec_reserve(&r.exec, size)) == FG_OK) {
+        run_one(&r, data, size, -1, path, 0);
+        r.o->replayed = 1;
+    }
+    fgi_free(data);
+    return run_close(&r, e, out, opened);
+}

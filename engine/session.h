@@ -1,0 +1,20 @@
+/* engine/session.h — the session's layout, shared with the report writer and the gate. */
+#ifndef FG_SESSION_H
+#define FG_SESSION_H
+
+#include "options.h"
+#include "outcome.h"
+
+struct fg_session {
+    fgi_opts opt;     /* a private copy */
+    char *program;    /* for replay commands */
+    FILE *log;        /* status lines and warnings (stderr) */
+    fgi_str report;   /* report.json target objects so far, comma-joined */
+    fgi_str timing;   /* timing.json target objects so far */
+    size_t nreported; /* targets in report */
+};
+
+/* Appends o's deterministic summary to s->report and its times to s->timing. */
+FGI_HIDDEN void fgi_report_add(fg_session *s, const fg_outcome *o);
+
+#endif
