@@ -1,0 +1,54 @@
+#!/bin/sh
+# test/install.sh — install into a staging root, then build a user's target outside the
+# tree with `pkg-config fuzzgate-main` and check that a planted FG_CHECK bug and a planted
+# segfault are each reported with the right kind, a .bin + .txt and a replay command that
+# reproduces it. Run by `make check` from the repository root.
+set -u
+CC=${CC:-cc}
+SANFLAGS=
+[ -n "${SANITIZE:-}" ] && SANFLAGS="-fsanitize=$SANITIZE"
+fails=0
+ok() { echo "install: ok: $1"; }
+bad() { echo "install: FAILED: $1"; fails=$((fails + 1)); }
+
+stage=$(pwd)/build/stage
+rm -rf "$stage"
+make -s install DESTDIR="$stage" PREFIX=/usr >/dev/null || { echo "install: make install failed"; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/fg-outside-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cp test/outside/app_target.c "$work/"
+export PKG_CONFIG_PATH="$stage/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage"
+flags=$(pkg-config --cflags --libs fuzzgate-main) || { echo "install: pkg-config failed"; exit 1; }
+(cd "$work" && $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS app_target.c $flags -o app) ||
+    { echo "install: building the outside target failed"; exit 1; }
+
+# The planted check.
+(cd "$work" && ./app --findings=f app_parse >out 2>err)
+st=$?
+[ $st -eq 1 ] && ok "app_parse exits 1" || bad "app_parse exit status $st (want 1)"
+grep -q '^app_parse: FAIL' "$work/out" && ok "app_parse reports FAIL" || bad "no FAIL line"
+bin=$(ls "$work"/f/app_parse/check-*.bin 2>/dev/null | head -1)
+[ -n "$bin" ] && [ -f "${bin%.bin}.txt" ] && ok "check .bin and .txt stored" ||
+    bad "no check-*.bin/.txt"
+grep -q '^kind: check$' "${bin%.bin}.txt" 2>/dev/null && ok "kind: check" || bad "kind"
+replay=$(sed -n 's/^replay: //p' "${bin%.bin}.txt" 2>/dev/null)
+(cd "$work" && $replay >rout 2>/dev/null)
+st=$?
+[ $st -eq 1 ] && grep -q 'FAIL check' "$work/rout" && ok "replay reproduces the check" ||
+    bad "replay of the check: status $st"
+
+# The planted segfault.
+(cd "$work" && ./app --findings=f app_crash >out 2>err)
+st=$?
+[ $st -gt 128 ] && [ $((st - 128)) -eq 11 ] && ok "app_crash dies of SIGSEGV" ||
+    bad "app_crash exit status $st (want 139)"
+bin=$(ls "$work"/f/app_crash/crash-*.bin 2>/dev/null | head -1)
+[ -n "$bin" ] && grep -q '^kind: crash$' "${bin%.bin}.txt" && ok "crash .bin/.txt stored" ||
+    bad "no crash finding"
+replay=$(sed -n 's/^replay: //p' "${bin%.bin}.txt" 2>/dev/null)
+(cd "$work" && $replay >/dev/null 2>&1)
+st=$?
+[ $st -eq 139 ] && ok "replay reproduces the crash" || bad "replay of the crash: status $st"
+
+echo "install: $fails failed"
+[ $fails -eq 0 ]

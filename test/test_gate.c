@@ -1,0 +1,244 @@
+/* test/test_gate.c — the gate end to end: planted bugs reported with the right kind, a
+ * stored finding and a replay command that reproduces it; clean twins pass; bad options
+ * exit 2 naming the option; every built-in target has a committed corpus. Each run is a
+ * child process, so a planted crash kills only that child. */
+#include "check.h"
+#include "proc.h"
+
+#include "fuzzgate.h"
+#include "dir.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A scratch area: <tmp>/corpus/ and <tmp>/findings/. */
+typedef struct scratch {
+    char root[256], corpus[300], findings[300], prog[300];
+} scratch;
+
+static void scratch_open(scratch *s, const char *binary)
+{
+    CHECK(fgt_tmpdir(s->root, sizeof s->root) == 0);
+    snprintf(s->corpus, sizeof s->corpus, "%s/corpus", s->root);
+    snprintf(s->findings, sizeof s->findings, "%s/findings", s->root);
+    snprintf(s->prog, sizeof s->prog, "%s/%s", fgt_build_dir(), binary);
+}
+
+/* Runs prog with the scratch corpus/findings plus extra args (NULL-terminated). */
+static void run_gate(const scratch *s, fgt_run *r, char *const env[], const char *a1,
+                     const char *a2, const char *a3)
+{
+    char corpus[320], findings[320];
+    snprintf(corpus, sizeof corpus, "--corpus=%s", s->corpus);
+    snprintf(findings, sizeof findings, "--findings=%s", s->findings);
+    char *argv[] = {(char *)s->prog, corpus, findings, (char *)a1, (char *)a2, (char *)a3,
+                    NULL};
+    CHECK(fgt_spawn(argv, env, r) == 0);
+}
+
+/* Runs a planted target, checks its kind, its files and that the replay reproduces. */
+static void expect_finding(const char *target, const char *kind, int signal)
+{
+    scratch s;
+    scratch_open(&s, "test-planted");
+    fgt_run r;
+    run_gate(&s, &r, NULL, target, NULL, NULL);
+    if (signal) {
+        CHECK(!r.exited && r.signal == signal);
+    } else {
+        CHECK(r.exited && r.code == 1);
+        char want[128];
+        snprintf(want, sizeof want, "%s: FAIL", target);
+        CHECK(strstr(r.out, want) != NULL);
+        CHECK(strstr(r.out, "0 passed, 1 failed") != NULL);
+    }
+    CHECK(strstr(r.err, "FINDING") != NULL);
+    CHECK(strstr(r.err, "input (") != NULL);
+
+    char dir[400], bin[600], txt[600];
+    snprintf(dir, sizeof dir, "%s/%s", s.findings, target);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s-", kind);
+    CHECK(fgt_find(dir, prefix, ".bin", bin, sizeof bin) == 1);
+    CHECK(fgt_find(dir, prefix, ".txt", txt, sizeof txt) == 1);
+    char *t = fgt_slurp(txt, NULL);
+    CHECK(t != NULL);
+    if (t) {
+        char want[128];
+        snprintf(want, sizeof want, "kind: %s\n", kind);
+        CHECK(strncmp(t, "fuzzgate finding v1\n", 20) == 0);
+        CHECK(strstr(t, want) != NULL);
+        CHECK(strstr(t, "\nhex: ") != NULL);
+        CHECK(strstr(t, "\nseed: 0x") != NULL);
+        CHECK(strstr(t, "\norigin: ") != NULL);
+        CHECK(strstr(t, "\nreplay: ") != NULL);
+        CHECK(strstr(t, bin) != NULL);
+    }
+    free(t);
+    fgt_run_free(&r);
+
+    /* The replay command reproduces the finding. */
+    char findings[320];
+    snprintf(findings, sizeof findings, "--findings=%s/replay", s.root);
+    char *rargv[] = {s.prog, findings, (char *)target, bin, NULL};
+    CHECK(fgt_spawn(rargv, NULL, &r) == 0);
+    if (signal) {
+        CHECK(!r.exited && r.signal == signal);
+    } else {
+        CHECK(r.exited && r.code == 1);
+        CHECK(strstr(r.out, ": FAIL ") != NULL);
+        CHECK(strstr(r.out, kind) != NULL);
+    }
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
+}
+
+FG_TEST(gate_planted_check_is_a_check_finding)
+{
+    expect_finding("planted_check", "check", 0);
+}
+
+FG_TEST(gate_planted_fail_is_a_check_finding)
+{
+    expect_finding("planted_fail", "check", 0);
+}
+
+FG_TEST(gate_planted_segv_is_a_crash)
+{
+    expect_finding("planted_segv", "crash", SIGSEGV);
+}
+
+FG_TEST(gate_planted_abort_is_a_crash)
+{
+    expect_finding("planted_abort", "crash", SIGABRT);
+}
+
+FG_TEST(gate_planted_fpe_is_a_crash)
+{
+    expect_finding("planted_fpe", "crash", SIGFPE);
+}
+
+FG_TEST(gate_planted_stack_overflow_is_a_crash)
+{
+    expect_finding("planted_stack", "crash", SIGSEGV);
+}
+
+FG_TEST(gate_planted_input_write_is_a_write_finding)
+{
+    expect_finding("planted_write", "write", 0);
+}
+
+FG_TEST(gate_clean_twin_passes)
+{
+    scratch s;
+    scratch_open(&s, "test-planted");
+    fgt_run r;
+    run_gate(&s, &r, NULL, "planted_clean", NULL, NULL);
+    CHECK(r.exited && r.code == 0);
+    CHECK(strstr(r.out, "planted_clean: PASS 20000 cases") != NULL);
+    CHECK(strstr(r.out, "\n1 passed, 0 failed\n") != NULL);
+    CHECK(strstr(r.err, "FINDING") == NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
+}
+
+/* A committed corpus file that trips the bug is reported from the replay, by its name. */
+FG_TEST(gate_corpus_file_is_replayed_first)
+{
+    scratch s;
+    scratch_open(&s, "test-planted");
+    char dir[400], file[500];
+    snprintf(dir, sizeof dir, "%s/planted_check", s.corpus);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    CHECK(system(cmd) == 0);
+    snprintf(file, sizeof file, "%s/boundary-bug", dir);
+    CHECK(fgt_write(file, "\xab", 1) == 0);
+    fgt_run r;
+    run_gate(&s, &r, NULL, "planted_check", "--cases=0", NULL);
+    CHECK(r.exited && r.code == 1);
+    CHECK(strstr(r.out, "planted_check: FAIL 0 cases") != NULL);
+    CHECK(strstr(r.out, "boundary-bug") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
+}
+
+/* Every bad option value is exit 2 with a message naming the option. */
+FG_TEST(gate_bad_options_exit_2_naming_the_option)
+{
+    static const struct {
+        const char *env, *arg, *named;
+    } cases[] = {
+        {"FUZZGATE_CASES=-3", NULL, "FUZZGATE_CASES"},
+        {"FUZZGATE_SECONDS=abc", NULL, "FUZZGATE_SECONDS"},
+        {"FUZZGATE_SEED=12abc", NULL, "FUZZGATE_SEED"},
+        {"FUZZGATE_MAX_LEN=-1", NULL, "FUZZGATE_MAX_LEN"},
+        {"FUZZGATE_VERBOSE=maybe", NULL, "FUZZGATE_VERBOSE"},
+        {NULL, "--cases=-3", "--cases"},
+        {NULL, "--seconds=abc", "--seconds"},
+        {NULL, "--cases=1x", "--cases"},
+        {NULL, "--bogus", "--bogus"},
+        {NULL, "--targets=nosuch", "nosuch"},
+        {NULL, "nosuch_target", "nosuch_target"},
+        {"FUZZGATE_TARGETS=planted_clean,nosuch", NULL, "nosuch"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        scratch s;
+        scratch_open(&s, "test-planted");
+        char env[128];
+        char *envv[] = {env, NULL};
+        if (cases[i].env)
+            snprintf(env, sizeof env, "%s", cases[i].env);
+        fgt_run r;
+        run_gate(&s, &r, cases[i].env ? envv : NULL, cases[i].arg, NULL, NULL);
+        int ok = r.exited && r.code == 2 &&
+                 (strstr(r.err, cases[i].named) || strstr(r.out, cases[i].named));
+        if (!ok)
+            printf("  case %zu (%s %s): exit %d, stderr: %s\n", i,
+                   cases[i].env ? cases[i].env : "", cases[i].arg ? cases[i].arg : "", r.code,
+                   r.err);
+        CHECK(ok);
+        fgt_run_free(&r);
+        fgt_rmrf(s.root);
+    }
+}
+
+FG_TEST(gate_list_and_help)
+{
+    scratch s;
+    scratch_open(&s, "test-planted");
+    fgt_run r;
+    run_gate(&s, &r, NULL, "--list", NULL, NULL);
+    CHECK(r.exited && r.code == 0);
+    /* sorted by name, whatever the link order */
+    const char *a = strstr(r.out, "planted_abort"), *c = strstr(r.out, "planted_clean");
+    const char *w = strstr(r.out, "planted_write");
+    CHECK(a && c && w && a < c && c < w);
+    fgt_run_free(&r);
+    run_gate(&s, &r, NULL, "--help", NULL, NULL);
+    CHECK(r.exited && r.code == 0);
+    CHECK(strstr(r.out, "FUZZGATE_CASES") != NULL);
+    CHECK(strstr(r.out, "--seconds") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
+}
+
+/* Every built-in target ships a committed corpus: a gate with nothing to replay proves
+ * less than it seems to. */
+FG_TEST(gate_every_builtin_target_has_a_corpus)
+{
+    CHECK(fg_target_count() >= 4);
+    for (size_t i = 0; i < fg_target_count(); i++) {
+        const fg_target *t = fg_target_at(i);
+        char dir[300];
+        snprintf(dir, sizeof dir, "corpus/%s", t->name);
+        fgi_names names;
+        int missing = 0;
+        CHECK(fgi_dir_list(dir, &names, &missing) == FG_OK);
+        if (missing || names.count == 0)
+            printf("  target %s has no committed corpus in %s\n", t->name, dir);
+        CHECK(!missing && names.count > 0);
+        fgi_names_free(&names);
+    }
+}
