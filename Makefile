@@ -74,7 +74,7 @@ $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 check: unit gate
 
 unit: all $(B)/test-unit $(B)/test-planted
-	$(B)/test-unit
+	FGT_SANITIZE="$(SANITIZE)" $(B)/test-unit
 	CC="$(CC)" SANITIZE="$(SANITIZE)" sh test/install.sh
 
 # The gate: every built-in target over its committed corpus plus the default case count.

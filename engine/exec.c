@@ -47,45 +47,78 @@ static const char *signal_name(int sig)
     }
 }
 
+/* Stores a crash finding for the running case (if one is running on this thread) through
+ * the one store path. `what` names the cause; it is also the class key. Signal-safe. */
+static void store_crash(const char *what, const char *ending)
+{
+    if (!ex.active || !ex.open || !pthread_equal(pthread_self(), ex.thread))
+        return;
+    ex.active = 0;
+    fgi_exec *e = ex.open;
+    char muts[512];
+    fgi_sink m = {.fd = -1};
+    for (unsigned i = 0; e->mut && i < e->mut->napplied; i++) {
+        if (i)
+            fgi_sink_put(&m, ",");
+        fgi_sink_put(&m, fgi_mutators[e->mut->applied[i]].name);
+    }
+    size_t n = m.len < sizeof muts - 1 ? m.len : sizeof muts - 1;
+    memcpy(muts, m.buf, n);
+    muts[n] = '\0';
+    char detail[160];
+    fgi_sink d = {.fd = -1};
+    fgi_sink_put(&d, "the target died of ");
+    fgi_sink_put(&d, what);
+    n = d.len < sizeof detail - 1 ? d.len : sizeof detail - 1;
+    memcpy(detail, d.buf, n);
+    detail[n] = '\0';
+
+    fgi_finding_rec f = e->crash;
+    f.kind = "crash";
+    f.detail = detail;
+    f.class_key = what;
+    f.site = NULL;
+    f.mutations = e->mut ? muts : "";
+    fgi_finding_classify(&f);
+    char path[1];
+    fgi_finding_store(&f, path, 0);
+    fgi_sink k = {.fd = 2};
+    fgi_sink_put(&k, "fuzzgate: ");
+    fgi_sink_put(&k, f.target);
+    fgi_sink_put(&k, " crashed; ");
+    fgi_sink_put(&k, ending);
+    fgi_sink_put(&k, "\n");
+    fgi_sink_flush(&k);
+}
+
+/* A sanitizer's death callback: it has printed its report and is about to exit, so the
+ * finding is stored now, from the input the harness still holds. */
+static void on_sanitizer_death(void)
+{
+    store_crash("a sanitizer report (printed above)",
+                "this process ends with the sanitizer's exit status");
+}
+
+/* Weak: present only when a sanitizer runtime is linked. */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+/* UBSan's defaults when the host gives none (a weak definition: a host's own wins, and
+ * UBSAN_OPTIONS wins over both). gcc's UBSan runtime keeps its own death callbacks, so
+ * the one registered above never hears of a UBSan error; abort_on_error turns the error
+ * into SIGABRT, which the crash oracle does hear. halt_on_error: an error a case survived
+ * would otherwise be a line on stderr and no finding. Here, not in a file of its own,
+ * because an archive member nothing references is never linked. */
+__attribute__((weak)) const char *__ubsan_default_options(void);
+__attribute__((weak)) const char *__ubsan_default_options(void)
+{
+    return "halt_on_error=1:abort_on_error=1:print_stacktrace=1";
+}
+
 /* Stores a crash finding for the running case, then lets the signal kill the process. */
 static void on_fatal(int sig, siginfo_t *info, void *uctx)
 {
-    (void)info;
     (void)uctx;
-    if (ex.active && ex.open && pthread_equal(pthread_self(), ex.thread)) {
-        ex.active = 0;
-        fgi_exec *e = ex.open;
-        char muts[512];
-        fgi_sink m = {.fd = -1};
-        for (unsigned i = 0; e->mut && i < e->mut->napplied; i++) {
-            if (i)
-                fgi_sink_put(&m, ",");
-            fgi_sink_put(&m, fgi_mutators[e->mut->applied[i]].name);
-        }
-        memcpy(muts, m.buf, m.len < sizeof muts - 1 ? m.len : sizeof muts - 1);
-        muts[m.len < sizeof muts - 1 ? m.len : sizeof muts - 1] = '\0';
-        char detail[128];
-        fgi_sink d = {.fd = -1};
-        fgi_sink_put(&d, "the target died of ");
-        fgi_sink_put(&d, signal_name(sig));
-        fgi_sink_putn(&d, "", 1);
-        memcpy(detail, d.buf, d.len);
-
-        fgi_finding_rec f = e->crash;
-        f.kind = "crash";
-        f.detail = detail;
-        f.class_key = signal_name(sig);
-        f.site = NULL;
-        f.mutations = e->mut ? muts : "";
-        fgi_finding_classify(&f);
-        char path[1];
-        fgi_finding_store(&f, path, 0);
-        fgi_sink k = {.fd = 2};
-        fgi_sink_put(&k, "fuzzgate: ");
-        fgi_sink_put(&k, f.target);
-        fgi_sink_put(&k, " crashed; this process ends with the same signal\n");
-        fgi_sink_flush(&k);
-    }
+    store_crash(signal_name(sig), "this process ends with the same signal");
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
@@ -114,6 +147,8 @@ fg_error fgi_exec_open(fgi_exec *e, const fg_target *t)
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < NFATAL; i++)
         sigaction(fatal_signals[i], &sa, &ex.saved[i]);
+    if (__sanitizer_set_death_callback)
+        __sanitizer_set_death_callback(on_sanitizer_death);
     ex.thread = pthread_self();
     ex.open = e;
     e->target = t;
@@ -131,6 +166,8 @@ void fgi_exec_close(fgi_exec *e)
     } else {
         sigaltstack(&ex.saved_stack, NULL);
     }
+    if (__sanitizer_set_death_callback)
+        __sanitizer_set_death_callback(NULL);
     fgi_free(ex.alt_stack);
     ex.alt_stack = NULL;
     ex.open = NULL;
