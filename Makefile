@@ -53,7 +53,7 @@ FORCE:
 
 $(B)/%.o: %.c $(B)/flags.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Iengine -c $< -o $@
+	$(CC) $(CFLAGS_ALL) -Iengine -Ioracle -c $< -o $@
 
 $(B)/libfuzzgate.a: $(ENGINE_OBJ)
 	rm -f $@ && ar rcs $@ $^

@@ -9,7 +9,11 @@
  */
 #include "exec.h"
 
+#include "heap.h"
+#include "watchdog.h"
+
 #include <pthread.h>
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -32,6 +36,8 @@ static struct {
     struct sigaction saved[NFATAL];  /* handlers before fgi_exec_open */
     stack_t saved_stack;             /* alternate stack before fgi_exec_open */
     void *alt_stack;                 /* ours */
+    _Atomic unsigned long cases;     /* bodies started: the watchdog's clock-free progress */
+    int exit_trap;                   /* the atexit trap is registered (once per process) */
 } ex;
 
 static const char *signal_name(int sig)
@@ -49,9 +55,9 @@ static const char *signal_name(int sig)
 
 /* Stores a crash finding for the running case (if one is running on this thread) through
  * the one store path. `what` names the cause; it is also the class key. Signal-safe. */
-static void store_crash(const char *what, const char *ending)
+static void store_running(const char *kind, const char *what, const char *ending)
 {
-    if (!ex.active || !ex.open || !pthread_equal(pthread_self(), ex.thread))
+    if (!ex.active || !ex.open)
         return;
     ex.active = 0;
     fgi_exec *e = ex.open;
@@ -67,14 +73,13 @@ static void store_crash(const char *what, const char *ending)
     muts[n] = '\0';
     char detail[160];
     fgi_sink d = {.fd = -1};
-    fgi_sink_put(&d, "the target died of ");
     fgi_sink_put(&d, what);
     n = d.len < sizeof detail - 1 ? d.len : sizeof detail - 1;
     memcpy(detail, d.buf, n);
     detail[n] = '\0';
 
     fgi_finding_rec f = e->crash;
-    f.kind = "crash";
+    f.kind = kind;
     f.detail = detail;
     f.class_key = what;
     f.site = NULL;
@@ -85,7 +90,7 @@ static void store_crash(const char *what, const char *ending)
     fgi_sink k = {.fd = 2};
     fgi_sink_put(&k, "fuzzgate: ");
     fgi_sink_put(&k, f.target);
-    fgi_sink_put(&k, " crashed; ");
+    fgi_sink_put(&k, ": ");
     fgi_sink_put(&k, ending);
     fgi_sink_put(&k, "\n");
     fgi_sink_flush(&k);
@@ -95,8 +100,33 @@ static void store_crash(const char *what, const char *ending)
  * finding is stored now, from the input the harness still holds. */
 static void on_sanitizer_death(void)
 {
-    store_crash("a sanitizer report (printed above)",
-                "this process ends with the sanitizer's exit status");
+    if (fgi_exec_on_case_thread())
+        store_running("crash", "the target died of a sanitizer report (printed above)",
+                      "crashed; this process ends with the sanitizer's exit status");
+}
+
+void fgi_exec_store_running(const char *kind, const char *detail, const char *ending)
+{
+    store_running(kind, detail, ending);
+}
+
+unsigned long fgi_exec_cases_started(int *active)
+{
+    *active = ex.active;
+    return atomic_load_explicit(&ex.cases, memory_order_relaxed);
+}
+
+/* exit() during a case: the run would end silently, perhaps with status 0. The trap
+ * stores an `exit` finding, flushes stdout (the summaries before it) and ends the process
+ * with status 1 instead. */
+static void on_exit_during_case(void)
+{
+    if (!ex.active || !ex.open)
+        return;
+    store_running("exit", "the target called exit() during a case",
+                  "called exit() during a case; this process ends with status 1");
+    fflush(stdout);
+    _exit(1);
 }
 
 /* Weak: present only when a sanitizer runtime is linked. */
@@ -118,7 +148,11 @@ __attribute__((weak)) const char *__ubsan_default_options(void)
 static void on_fatal(int sig, siginfo_t *info, void *uctx)
 {
     (void)uctx;
-    store_crash(signal_name(sig), "this process ends with the same signal");
+    if (fgi_exec_on_case_thread()) {
+        char what[96];
+        snprintf(what, sizeof what, "the target died of %s", signal_name(sig));
+        store_running("crash", what, "crashed; this process ends with the same signal");
+    }
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
@@ -149,6 +183,8 @@ fg_error fgi_exec_open(fgi_exec *e, const fg_target *t)
         sigaction(fatal_signals[i], &sa, &ex.saved[i]);
     if (__sanitizer_set_death_callback)
         __sanitizer_set_death_callback(on_sanitizer_death);
+    if (!ex.exit_trap && atexit(on_exit_during_case) == 0)
+        ex.exit_trap = 1;
     ex.thread = pthread_self();
     ex.open = e;
     e->target = t;
@@ -192,26 +228,39 @@ fg_error fgi_exec_reserve(fgi_exec *e, size_t size)
     return FG_OK;
 }
 
-void fgi_exec_run(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_result *res)
+/* Runs the body once over a copy of data with every oracle armed; heap says what the
+ * case left allocated (nothing for a case the engine ended: that memory is released). */
+static void run_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_result *res,
+                     fgi_heap_report *heap)
 {
-    FG_ASSERT(ex.open == e && size <= e->cap);
     uint8_t *in = e->buf + e->cap - size;
     if (size)
         memcpy(in, data, size);
-    e->crash.data = data;
-    e->crash.size = size;
+    size_t allowance = e->target->allowance ? e->target->allowance(size)
+                                            : fgi_heap_default_allowance(size);
     res->status = FGI_CASE_OK;
     ex.res = res;
+    atomic_fetch_add_explicit(&ex.cases, 1, memory_order_relaxed);
     if (sigsetjmp(ex.jump, 0) == 0) {
+        fgi_heap_arm(allowance);
         ex.active = 1;
         uint64_t sig = e->target->run(in, size);
         ex.active = 0;
+        fgi_heap_disarm(heap);
         res->sig = sig;
-        if (size && memcmp(in, data, size) != 0) {
+        if (heap->refused) {
+            res->status = FGI_CASE_ENDED;
+            res->kind = "amplification";
+            res->site[0] = '\0';
+            snprintf(res->detail, sizeof res->detail,
+                     "an allocation of %zu bytes on another thread would have passed the "
+                     "case's allowance of %zu bytes",
+                     heap->refused_size, allowance);
+        } else if (size && memcmp(in, data, size) != 0) {
             size_t at = 0;
             while (in[at] == data[at])
                 at++;
-            res->status = FGI_CASE_WRITE;
+            res->status = FGI_CASE_ENDED;
             res->kind = "write";
             res->site[0] = '\0';
             snprintf(res->detail, sizeof res->detail,
@@ -220,15 +269,85 @@ void fgi_exec_run(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_result
                      at, size);
         }
     } else {
-        res->status = FGI_CASE_CHECK;
+        fgi_heap_release();
+        memset(heap, 0, sizeof *heap);
+        res->status = FGI_CASE_ENDED;
         res->sig = 0;
     }
+}
+
+/* Memory a case left behind is a leak only if it is left on every run: the same input
+ * runs twice more, and lazy initialisation (retained once, then reused) is let go. */
+static void confirm_retention(fgi_exec *e, const uint8_t *data, size_t size,
+                              fgi_case_result *res, const fgi_heap_report *first)
+{
+    fgi_heap_report again;
+    for (int run = 0; run < 2; run++) {
+        run_body(e, data, size, res, &again);
+        if (res->status != FGI_CASE_OK || again.live_bytes == 0) {
+            res->status = FGI_CASE_OK; /* not retained every time: not a leak */
+            return;
+        }
+    }
+    char sites[4 * 96] = "";
+    size_t used = 0;
+    for (unsigned i = 0; i < again.nsites && used < sizeof sites; i++) {
+        char one[96];
+        fgi_heap_site_name(again.sites[i], one, sizeof one);
+        used += (size_t)snprintf(sites + used, sizeof sites - used, "%s%s", i ? ", " : "",
+                                 one);
+    }
+    res->status = FGI_CASE_ENDED;
+    res->kind = "retention";
+    snprintf(res->site, sizeof res->site, "%s", sites);
+    snprintf(res->detail, sizeof res->detail,
+             "the case left %zu bytes in %zu blocks allocated, on each of 3 runs "
+             "(first run %zu bytes; allocated at %s)",
+             again.live_bytes, again.live_blocks, first->live_bytes, sites);
+}
+
+void fgi_exec_run(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_result *res)
+{
+    FG_ASSERT(ex.open == e && size <= e->cap);
+    e->crash.data = data;
+    e->crash.size = size;
+    fgi_heap_report heap;
+    run_body(e, data, size, res, &heap);
+    if (res->status == FGI_CASE_OK && heap.live_bytes)
+        confirm_retention(e, data, size, res, &heap);
+}
+
+int fgi_exec_on_case_thread(void)
+{
+    return ex.active && pthread_equal(pthread_self(), ex.thread);
+}
+
+/* Fills the running case's result and jumps back to fgi_exec_run. */
+static FG_NORETURN __attribute__((format(printf, 4, 0))) void end_case(const char *kind, const char *site, const char *prefix,
+                                 const char *fmt, va_list ap)
+{
+    ex.active = 0;
+    fgi_case_result *res = ex.res;
+    res->kind = kind;
+    snprintf(res->site, sizeof res->site, "%s", site ? site : "");
+    int n = snprintf(res->detail, sizeof res->detail, "%s", prefix);
+    if (n >= 0 && (size_t)n < sizeof res->detail)
+        vsnprintf(res->detail + n, sizeof res->detail - (size_t)n, fmt, ap);
+    siglongjmp(ex.jump, 1);
+}
+
+void fgi_exec_end_case(const char *kind, const char *site, const char *fmt, ...)
+{
+    FG_ASSERT(fgi_exec_on_case_thread());
+    va_list ap;
+    va_start(ap, fmt);
+    end_case(kind, site, "", fmt, ap);
 }
 
 void fg_fail_at(const char *file, int line, const char *cond, const char *fmt, ...)
 {
     va_list ap;
-    if (!ex.active || !pthread_equal(pthread_self(), ex.thread)) {
+    if (!fgi_exec_on_case_thread()) {
         fprintf(stderr, "fuzzgate: %s:%d: fg_fail/FG_CHECK outside a case's own thread: ",
                 file, line);
         va_start(ap, fmt);
@@ -237,17 +356,15 @@ void fg_fail_at(const char *file, int line, const char *cond, const char *fmt, .
         fprintf(stderr, "\n");
         abort();
     }
-    ex.active = 0;
-    fgi_case_result *res = ex.res;
-    res->kind = "check";
-    snprintf(res->site, sizeof res->site, "%s:%d", file, line);
-    int n = cond ? snprintf(res->detail, sizeof res->detail, "%s:%d: check failed: %s: ",
-                            file, line, cond)
-                 : snprintf(res->detail, sizeof res->detail, "%s:%d: ", file, line);
-    if (n > 0 && (size_t)n < sizeof res->detail) {
-        va_start(ap, fmt);
-        vsnprintf(res->detail + n, sizeof res->detail - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-    siglongjmp(ex.jump, 1);
+    /* The class site is the file, the condition and the format string, not the line:
+     * gcc and clang disagree on __LINE__ inside a multi-line macro call, and a class must
+     * not change with the compiler. Distinct checks have distinct text. */
+    char site[512], prefix[512];
+    snprintf(site, sizeof site, "%s: %s: %s", file, cond ? cond : "fg_fail", fmt);
+    if (cond)
+        snprintf(prefix, sizeof prefix, "%s:%d: check failed: %s: ", file, line, cond);
+    else
+        snprintf(prefix, sizeof prefix, "%s:%d: ", file, line);
+    va_start(ap, fmt);
+    end_case("check", site, prefix, fmt, ap);
 }

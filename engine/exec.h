@@ -1,7 +1,8 @@
 /* engine/exec.h — the harness that runs one case with every oracle armed.
  *
- * This is the one place oracles are armed and disarmed. Today: the no-crash oracle (fatal
- * signals, FG_CHECK/fg_fail, writes to the read-only input). A case ends in one of the
+ * This is the one place oracles are armed and disarmed: no crash (fatal signals, exit(),
+ * FG_CHECK/fg_fail, writes to the read-only input), no amplification and no retention
+ * (oracle/heap.c), bounded time (watchdog.c, started by the session). A case ends in one of the
  * statuses below; a fatal signal does not return here at all — the finding is stored from
  * the handler through the one store path (finding.h) and the process dies with the
  * signal, which is what a supervising parent will observe.
@@ -14,14 +15,13 @@
 
 enum fgi_case_status {
     FGI_CASE_OK = 0, /* the body returned; res->sig holds its signature */
-    FGI_CASE_CHECK,  /* FG_CHECK or fg_fail ended it */
-    FGI_CASE_WRITE   /* the body wrote into its read-only input */
+    FGI_CASE_ENDED   /* an oracle ended it or judged it: res->kind says which */
 };
 
 typedef struct fgi_case_result {
     enum fgi_case_status status;
     uint64_t sig;         /* valid for FGI_CASE_OK */
-    const char *kind;     /* "check", "write" for a failing status */
+    const char *kind;     /* "check", "write", "amplification", "retention" */
     char site[256];       /* "file:line" of a check, "" otherwise */
     char detail[1024];    /* the finding's detail */
 } fgi_case_result;
@@ -51,5 +51,22 @@ FGI_HIDDEN fg_error fgi_exec_reserve(fgi_exec *e, size_t size);
  * the pristine copy the write oracle compares against and the crash path stores. */
 FGI_HIDDEN void fgi_exec_run(fgi_exec *e, const uint8_t *data, size_t size,
                              fgi_case_result *res);
+
+/* Stores a finding of `kind` for the case now running, from any thread (the watchdog),
+ * and prints "<target> <kind>: <ending>". Signal-safe. No-op when no case runs. */
+FGI_HIDDEN void fgi_exec_store_running(const char *kind, const char *detail,
+                                       const char *ending);
+
+/* How many case bodies have started; *active says whether one is running now. */
+FGI_HIDDEN unsigned long fgi_exec_cases_started(int *active);
+
+/* 1 when called on the thread running the current case, during the case. */
+FGI_HIDDEN int fgi_exec_on_case_thread(void);
+
+/* Ends the running case as a finding of `kind` with a printf-style detail; site (may be
+ * NULL) is hashed verbatim into the class. Only on the case's thread (check first with
+ * fgi_exec_on_case_thread); used by fg_fail_at and the oracles. Does not return. */
+FGI_HIDDEN FG_NORETURN void fgi_exec_end_case(const char *kind, const char *site,
+                                              const char *fmt, ...) FG_PRINTF(3, 4);
 
 #endif

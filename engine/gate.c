@@ -144,7 +144,9 @@ static int replay_files(fg_session *s, const char *name, int nfiles, char **file
         }
         const fg_finding *f = fg_outcome_finding(o, 0);
         if (f) {
-            fprintf(stdout, "%s: FAIL %s %s: %s\n", files[i], f->kind, f->class_id, f->detail);
+            fprintf(stdout, "%s: FAIL %s %s: %s%s%s%s\n", files[i], f->kind, f->class_id,
+                    f->detail, f->known ? " (known: " : "", f->known ? f->known : "",
+                    f->known ? ")" : "");
             if (status == 0)
                 status = 1;
         } else {

@@ -1,6 +1,8 @@
 /* engine/mem.c — the engine's memory funnel, with fault injection for tests. */
 #include "internal.h"
 
+#include "heap.h"
+
 #include <stdarg.h>
 #include <string.h>
 
@@ -34,26 +36,26 @@ void *fgi_malloc(size_t size)
 {
     if (injected_failure())
         return NULL;
-    return malloc(size ? size : 1);
+    return fgi_heap_real_malloc(size ? size : 1);
 }
 
 void *fgi_calloc(size_t n, size_t size)
 {
     if (injected_failure())
         return NULL;
-    return calloc(n ? n : 1, size ? size : 1);
+    return fgi_heap_real_calloc(n ? n : 1, size ? size : 1);
 }
 
 void *fgi_realloc(void *p, size_t size)
 {
     if (injected_failure())
         return NULL;
-    return realloc(p, size ? size : 1);
+    return fgi_heap_real_realloc(p, size ? size : 1);
 }
 
 void fgi_free(void *p)
 {
-    free(p);
+    fgi_heap_real_free(p);
 }
 
 void *fgi_memdup(const void *p, size_t size)

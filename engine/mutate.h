@@ -27,12 +27,15 @@ typedef size_t (*fgi_mutator_fn)(fgi_mut *m, uint8_t *buf, size_t size, size_t m
 typedef struct fgi_mutator {
     const char *name;
     fgi_mutator_fn fn;
+    unsigned min_size; /* it never applies to a shorter input (so it is never drawn) */
 } fgi_mutator;
 
 FGI_HIDDEN extern const fgi_mutator fgi_mutators[];
 FGI_HIDDEN extern const size_t fgi_mutator_count;
 
-/* Applies 1..5 mutators to buf (size <= max) and returns the new size (<= max). Records
+/* Applies 1..5 mutators to buf (size <= max; 1 with probability 1/2, 2 with 1/4, ...) and
+ * returns the new size (<= max). Only mutators whose min_size the input meets are drawn,
+ * so a draw is rarely wasted. Records
  * what it applied in m->applied. Always changes something unless nothing applies (an
  * empty input with max == 0). */
 FGI_HIDDEN size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max);

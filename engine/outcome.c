@@ -29,6 +29,7 @@ static void finding_clear(fg_finding *f)
     fgi_free((void *)f->mutations);
     fgi_free((void *)f->path);
     fgi_free((void *)f->replay);
+    fgi_free((void *)f->known);
     memset(f, 0, sizeof *f);
 }
 
@@ -106,6 +107,13 @@ fg_finding *fgi_outcome_add(fg_outcome *o, const fgi_finding_rec *rec, int *chan
     return f;
 }
 
+int fgi_outcome_set_known(fg_finding *f, const char *reason)
+{
+    if (!reason || f->known)
+        return 0;
+    return (f->known = fgi_strdup(reason)) ? 0 : -1;
+}
+
 int fgi_outcome_set_path(fg_finding *f, const char *path, const char *program)
 {
     fgi_str replay = {0};
@@ -139,9 +147,17 @@ void fg_outcome_free(fg_outcome *o)
     fgi_free(o);
 }
 
+static size_t known_count(const fg_outcome *o)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < o->nfindings; i++)
+        n += o->findings[i].known != NULL;
+    return n;
+}
+
 int fg_outcome_passed(const fg_outcome *o)
 {
-    return o && o->nfindings == 0;
+    return o && known_count(o) == o->nfindings;
 }
 
 uint64_t fg_outcome_cases(const fg_outcome *o)
@@ -173,12 +189,19 @@ void fg_outcome_print(const fg_outcome *o, FILE *out)
 {
     if (!o)
         return;
-    fprintf(out, "%s: %s %llu cases, corpus %zu, %zu finding%s\n", o->target,
-            o->nfindings ? "FAIL" : "PASS", (unsigned long long)o->cases, o->corpus,
+    size_t known = known_count(o);
+    fprintf(out, "%s: %s %llu cases, corpus %zu, %zu finding%s", o->target,
+            fg_outcome_passed(o) ? "PASS" : "FAIL", (unsigned long long)o->cases, o->corpus,
             o->nfindings, o->nfindings == 1 ? "" : "s");
+    if (known)
+        fprintf(out, " (%zu known)", known);
+    fprintf(out, "\n");
     for (size_t i = 0; i < o->nfindings; i++) {
         const fg_finding *f = &o->findings[i];
-        fprintf(out, "  %s %s (x%u, %zu bytes, %s): %s\n    replay: %s\n", f->kind,
-                f->class_id, f->count, f->size, f->origin, f->detail, f->replay);
+        fprintf(out, "  %s%s %s (x%u, %zu bytes, %s): %s\n", f->known ? "known " : "",
+                f->kind, f->class_id, f->count, f->size, f->origin, f->detail);
+        if (f->known)
+            fprintf(out, "    known: %s\n", f->known);
+        fprintf(out, "    replay: %s\n", f->replay);
     }
 }

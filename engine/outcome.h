@@ -16,6 +16,8 @@ struct fg_outcome {
     int store_failed;      /* some finding could not be written to disk */
     int timed;             /* a depth run (seconds), not reproducible */
     double seconds;        /* wall time of the run: timing.json only, never report.json */
+    unsigned long slow;    /* cases past the soft time threshold: timing.json only */
+    unsigned slowest_ms;   /* the longest a case ran, as the watchdog saw it */
     uint64_t last_sig;     /* signature of the last case (replay uses it) */
     fg_finding *findings;  /* one per class, strings and bytes owned */
     size_t nfindings, cap;
@@ -30,5 +32,7 @@ FGI_HIDDEN fg_finding *fgi_outcome_add(fg_outcome *o, const fgi_finding_rec *rec
 /* Sets the stored path and replay command of a finding (copies). */
 FGI_HIDDEN int fgi_outcome_set_path(fg_finding *f, const char *path, const char *program);
 FGI_HIDDEN fg_outcome *fgi_outcome_new(const char *target);
+/* Marks a finding known (reason copied); a NULL reason does nothing. */
+FGI_HIDDEN int fgi_outcome_set_known(fg_finding *f, const char *reason);
 
 #endif

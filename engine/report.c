@@ -45,7 +45,7 @@ void fgi_report_add(fg_session *s, const fg_outcome *o)
     fgi_str_addf(r,
                  ", \"status\": \"%s\", \"replayed\": %zu, \"cases\": %llu, \"corpus\": %zu, "
                  "\"signatures\": %zu, \"kept\": %llu, \"saturated\": %s, \"findings\": [",
-                 o->nfindings ? "fail" : "pass", o->replayed, (unsigned long long)o->cases,
+                 fg_outcome_passed(o) ? "pass" : "fail", o->replayed, (unsigned long long)o->cases,
                  o->corpus, o->signatures, (unsigned long long)o->kept,
                  o->saturated ? "true" : "false");
     for (size_t i = 0; i < o->nfindings; i++) {
@@ -58,6 +58,11 @@ void fgi_report_add(fg_session *s, const fg_outcome *o)
         json_string(r, f->origin);
         fgi_str_add(r, ", \"detail\": ");
         json_string(r, f->detail);
+        fgi_str_add(r, ", \"known\": ");
+        if (f->known)
+            json_string(r, f->known);
+        else
+            fgi_str_add(r, "null");
         fgi_str_add(r, ", \"file\": ");
         if (f->path)
             json_string(r, f->path);
@@ -72,8 +77,11 @@ void fgi_report_add(fg_session *s, const fg_outcome *o)
         fgi_str_add(t, ",\n");
     fgi_str_add(t, "    {\"name\": ");
     json_string(t, o->target);
-    fgi_str_addf(t, ", \"seconds\": %.3f, \"cases_per_second\": %.0f}", o->seconds,
-                 o->seconds > 0 ? (double)o->cases / o->seconds : 0.0);
+    fgi_str_addf(t,
+                 ", \"seconds\": %.3f, \"cases_per_second\": %.0f, \"slow_cases\": %lu, "
+                 "\"slowest_ms\": %u}",
+                 o->seconds, o->seconds > 0 ? (double)o->cases / o->seconds : 0.0, o->slow,
+                 o->slowest_ms);
 }
 
 /* Temp file, fsync, rename: a reader never sees half a report. */

@@ -43,6 +43,8 @@ static inline uint64_t fgi_rng_below(fgi_rng *r, uint64_t n)
 static inline uint64_t fgi_rng_range(fgi_rng *r, uint64_t lo, uint64_t hi)
 {
     FG_ASSERT(lo <= hi);
+    if (hi - lo == UINT64_MAX) /* the full width: hi - lo + 1 would wrap to 0 */
+        return fgi_rng_next(r);
     return lo + fgi_rng_below(r, hi - lo + 1);
 }
 

@@ -14,8 +14,10 @@
 
 #include "corpus.h"
 #include "dir.h"
+#include "known.h"
 #include "exec.h"
 #include "registry.h"
+#include "watchdog.h"
 
 #include <string.h>
 #include <time.h>
@@ -97,6 +99,8 @@ typedef struct run {
     fgi_mut mut;
     fgi_rng rng;
     fgi_case_result res;
+    fgi_watchdog *watchdog; /* the bounded-time oracle's thread */
+    fgi_known known;        /* corpus/<target>/known.txt */
     uint8_t *work;     /* the case being built, capacity max_len */
     uint8_t *scratch;  /* mutator scratch, capacity max_len */
     size_t max_len;
@@ -141,7 +145,8 @@ static void record_finding(run *r, const uint8_t *data, size_t size, int64_t k,
         char path[4096];
         if (fgi_finding_store(&rec, path, sizeof path) != 0)
             r->o->store_failed = 1;
-        if (fgi_outcome_set_path(f, path, r->s->program) != 0)
+        if (fgi_outcome_set_path(f, path, r->s->program) != 0 ||
+            fgi_outcome_set_known(f, fgi_known_reason(&r->known, f->class_id)) != 0)
             note_error(r, FG_ENOMEM);
     }
     fgi_str_free(&muts);
@@ -340,6 +345,17 @@ static fg_error run_open(run *r, fg_session *s, const fg_target *t)
         return FG_ENOMEM;
     r->mut.rng = &r->rng;
     r->mut.scratch = r->scratch;
+    fgi_str kpath = {0};
+    fgi_str_addf(&kpath, "%s/%s/known.txt", s->opt.corpus, t->name);
+    char kerr[512];
+    fg_error ke = kpath.failed ? FG_ENOMEM
+                               : fgi_known_load(kpath.buf, &r->known, kerr, sizeof kerr);
+    fgi_str_free(&kpath);
+    if (ke != FG_OK) {
+        if (ke == FG_EOPTION)
+            fprintf(s->log, "fuzzgate: %s\n", kerr);
+        return ke;
+    }
     fg_error e = fgi_exec_open(&r->exec, t);
     if (e != FG_OK)
         return e;
@@ -347,16 +363,31 @@ static fg_error run_open(run *r, fg_session *s, const fg_target *t)
     r->exec.crash.seed = s->opt.seed;
     r->exec.crash.program = s->program;
     r->exec.crash.findings_dir = s->opt.findings;
+    unsigned time_ms = s->opt.timeout_ms ? (unsigned)FGI_MIN(s->opt.timeout_ms, 1u << 30)
+                       : t->time_ms     ? t->time_ms
+                                        : FGI_DEFAULT_TIME_MS;
+    if (!(r->watchdog = fgi_watchdog_start(time_ms, FGI_MAX(time_ms / 10, 1u))))
+        return FG_ENOMEM;
     return fgi_exec_reserve(&r->exec, r->max_len);
 }
 
 /* Closes what run_open opened; hands the outcome to *out on success. */
 static fg_error run_close(run *r, fg_error e, fg_outcome **out, int opened)
 {
+    unsigned slowest = 0;
+    unsigned long slow = fgi_watchdog_stop(r->watchdog, &slowest);
+    if (r->o) {
+        r->o->slow = slow;
+        r->o->slowest_ms = slowest;
+    }
+    if (slow)
+        fprintf(r->s->log, "fuzzgate: %s: %lu slow case%s (the slowest ran %u+ ms)\n",
+                r->t->name, slow, slow == 1 ? "" : "s", slowest);
     if (opened)
         fgi_exec_close(&r->exec);
     fgi_novelty_free(&r->nov);
     fgi_corpus_free(&r->corpus);
+    fgi_known_free(&r->known);
     fgi_free(r->work);
     fgi_free(r->scratch);
     if (e == FG_OK)

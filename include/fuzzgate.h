@@ -251,6 +251,8 @@ typedef struct fg_finding {
     const char *path;       /* the stored .bin, or NULL if it could not be written */
     const char *replay;     /* one command that replays it */
     unsigned count;         /* how many cases of this run landed in this class */
+    const char *known;      /* the reason from corpus/<target>/known.txt, or NULL: a known
+                             * class is counted and reported but does not fail the gate */
 } fg_finding;
 
 /* A new session; NULL with *err set (FG_ENOMEM, FG_EDUPTARGET). opt is copied; NULL means
@@ -276,7 +278,7 @@ fg_error fg_session_replay(fg_session *s, const fg_target *t, const char *path,
 fg_error fg_session_write_reports(fg_session *s);
 
 void fg_outcome_free(fg_outcome *o);
-int fg_outcome_passed(const fg_outcome *o);       /* 1 when no finding */
+int fg_outcome_passed(const fg_outcome *o);       /* 1 when every finding is known */
 uint64_t fg_outcome_cases(const fg_outcome *o);   /* generated cases run */
 size_t fg_outcome_replayed(const fg_outcome *o);  /* corpus files + seeds replayed */
 size_t fg_outcome_corpus(const fg_outcome *o);    /* inputs kept at the end */

@@ -98,3 +98,156 @@ static uint64_t trap_run(const uint8_t *d, size_t n)
     return shape(d, n);
 }
 FG_TARGET(planted_fpe, .run = trap_run, .what = "a raised SIGFPE")
+
+/* ---- heap, time and exit oracles ----------------------------------------------------- */
+
+#include <pthread.h>
+#include <time.h>
+
+/* 'L' then a 32-bit big-endian declared length, allocated as declared: the classic
+ * amplification. The buffer is never touched, so a 4 GiB request costs nothing. */
+static size_t declared_length(const uint8_t *d, size_t n)
+{
+    if (n < 5 || d[0] != 'L')
+        return 0;
+    return (size_t)d[1] << 24 | (size_t)d[2] << 16 | (size_t)d[3] << 8 | d[4];
+}
+
+static uint64_t amplify_run(const uint8_t *d, size_t n)
+{
+    size_t len = declared_length(d, n);
+    char *volatile buf = len ? malloc(len) : NULL;
+    free(buf);
+    return fg_sig(n ? d[0] : 256, len != 0);
+}
+FG_TARGET(planted_amplify, .run = amplify_run, .what = "allocates a declared length")
+
+/* The clean twin: the same header, bounded by the bytes present. */
+static uint64_t amplify_clean_run(const uint8_t *d, size_t n)
+{
+    size_t len = declared_length(d, n);
+    char *volatile buf = len ? malloc(len < n ? len : n) : NULL;
+    free(buf);
+    return fg_sig(n ? d[0] : 256, len != 0);
+}
+FG_TARGET(planted_amplify_clean, .run = amplify_clean_run,
+          .what = "a declared length bounded by the bytes present")
+
+/* Volatile so the compiler neither folds nor warns about the size it cannot know. */
+static volatile size_t huge_size = SIZE_MAX;
+
+static uint64_t huge_run(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n)) {
+        void *volatile p = malloc(huge_size);
+        free(p);
+    }
+    return shape(d, n);
+}
+FG_TARGET(planted_huge, .run = huge_run, .what = "malloc(SIZE_MAX)")
+
+static uint64_t leak_run(const uint8_t *d, size_t n)
+{
+    char *volatile p = malloc(64 + n); /* volatile: the allocation must not be elided */
+    if (p)
+        memcpy(p, d, n);
+    if (!triggered(d, n)) /* the bug: the 0xAB path forgets to free */
+        free(p);
+    return shape(d, n);
+}
+FG_TARGET(planted_leak, .run = leak_run, .what = "a leak on one input path")
+
+/* Lazy initialisation on first use, as real libraries do: retained once, never again. */
+static char *lazy_table;
+static uint64_t lazy_run(const uint8_t *d, size_t n)
+{
+    if (!lazy_table) {
+        lazy_table = malloc(4096);
+        if (lazy_table)
+            memset(lazy_table, 7, 4096);
+    }
+    return shape(d, n);
+}
+FG_TARGET(planted_lazy, .run = lazy_run, .what = "lazy global state: must not be a finding")
+
+/* A buffer grown by doubling to four times the input, well within the allowance. */
+static uint64_t doubling_run(const uint8_t *d, size_t n)
+{
+    size_t cap = 1, len = 0;
+    uint8_t *buf = malloc(cap);
+    for (size_t i = 0; buf && i < 4 * n; i++) {
+        if (len == cap) {
+            uint8_t *b = realloc(buf, cap *= 2);
+            if (!b)
+                break;
+            buf = b;
+        }
+        buf[len++] = d[i % n];
+    }
+    free(buf);
+    return shape(d, n);
+}
+FG_TARGET(planted_doubling, .run = doubling_run, .what = "realloc doubling within allowance")
+
+static void *free_it(void *p)
+{
+    free(p);
+    return NULL;
+}
+
+/* Memory allocated by the case and freed by a second thread before the case returns. */
+static uint64_t thread_free_run(const uint8_t *d, size_t n)
+{
+    void *p = malloc(32 + n);
+    pthread_t t;
+    if (pthread_create(&t, NULL, free_it, p) == 0)
+        pthread_join(t, NULL);
+    else
+        free(p);
+    return shape(d, n);
+}
+FG_TARGET(planted_thread_free, .run = thread_free_run, .what = "freed on a second thread")
+
+/* Frees memory that was allocated before the case: must not confuse the accounting. */
+static char *before_case;
+static uint64_t old_free_run(const uint8_t *d, size_t n)
+{
+    if (before_case) {
+        free(before_case);
+        before_case = NULL;
+    } else {
+        before_case = malloc(128); /* freed by the next case, so retained once only */
+    }
+    return shape(d, n);
+}
+FG_TARGET(planted_old_free, .run = old_free_run, .what = "frees memory of an earlier case")
+
+static uint64_t hang_run(const uint8_t *d, size_t n)
+{
+    volatile unsigned long spin = 0;
+    while (triggered(d, n))
+        spin++;
+    return shape(d, n);
+}
+FG_TARGET(planted_hang, .run = hang_run, .what = "an infinite loop", .time_ms = 300)
+
+static uint64_t slow_run(const uint8_t *d, size_t n)
+{
+    static unsigned slept;
+    if (triggered(d, n) && slept < 3) { /* a few slow cases, then fast again */
+        slept++;
+        struct timespec t = {0, 60 * 1000000L};
+        nanosleep(&t, NULL);
+    }
+    return shape(d, n);
+}
+FG_TARGET(planted_slow, .run = slow_run, .what = "slow but bounded: not a finding",
+          .time_ms = 400)
+
+static uint64_t exit_run(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n))
+        exit(0);
+    return shape(d, n);
+}
+FG_TARGET(planted_exit, .run = exit_run, .what = "exit(0) mid-case")

@@ -56,7 +56,10 @@ static void expect_finding(const char *target, const char *kind, int signal)
     scratch_open(&s, "test-planted");
     fgt_run r;
     run_gate(&s, &r, NULL, target, NULL, NULL);
-    if (signal) {
+    if (signal < 0) {
+        CHECK(r.exited && r.code == 1);
+        CHECK(strstr(r.err, "this process ends with status 1") != NULL);
+    } else if (signal) {
         CHECK(died_of(&r, signal));
     } else {
         CHECK(r.exited && r.code == 1);
@@ -95,7 +98,10 @@ static void expect_finding(const char *target, const char *kind, int signal)
     snprintf(findings, sizeof findings, "--findings=%s/replay", s.root);
     char *rargv[] = {s.prog, findings, (char *)target, bin, NULL};
     CHECK(fgt_spawn(rargv, NULL, &r) == 0);
-    if (signal) {
+    if (signal < 0) {
+        CHECK(r.exited && r.code == 1);
+        CHECK(strstr(r.err, kind) != NULL);
+    } else if (signal) {
         CHECK(died_of(&r, signal));
     } else {
         CHECK(r.exited && r.code == 1);
@@ -141,18 +147,62 @@ FG_TEST(gate_planted_input_write_is_a_write_finding)
     expect_finding("planted_write", "write", 0);
 }
 
-FG_TEST(gate_clean_twin_passes)
+FG_TEST(gate_declared_length_allocation_is_amplification)
+{
+    expect_finding("planted_amplify", "amplification", 0);
+}
+
+FG_TEST(gate_malloc_size_max_is_amplification)
+{
+    expect_finding("planted_huge", "amplification", 0);
+}
+
+FG_TEST(gate_leak_on_one_path_is_retention)
+{
+    expect_finding("planted_leak", "retention", 0);
+}
+
+FG_TEST(gate_infinite_loop_is_a_timeout)
+{
+    expect_finding("planted_hang", "timeout", -1);
+}
+
+FG_TEST(gate_exit_mid_case_is_an_exit_finding)
+{
+    expect_finding("planted_exit", "exit", -1);
+}
+
+/* A clean twin must pass the whole default gate with no finding of any kind. */
+static void expect_clean(const char *target)
 {
     scratch s;
     scratch_open(&s, "test-planted");
     fgt_run r;
-    run_gate(&s, &r, NULL, "planted_clean", NULL, NULL);
-    CHECK(r.exited && r.code == 0);
-    CHECK(strstr(r.out, "planted_clean: PASS 20000 cases") != NULL);
-    CHECK(strstr(r.out, "\n1 passed, 0 failed\n") != NULL);
-    CHECK(strstr(r.err, "FINDING") == NULL);
+    run_gate(&s, &r, NULL, target, NULL, NULL);
+    char want[128];
+    snprintf(want, sizeof want, "%s: PASS 20000 cases", target);
+    int ok = r.exited && r.code == 0 && strstr(r.out, want) &&
+             strstr(r.out, "\n1 passed, 0 failed\n") && !strstr(r.err, "FINDING");
+    if (!ok)
+        printf("  %s: exit %d\n%s%s", target, r.code, r.out, r.err);
+    CHECK(ok);
     fgt_run_free(&r);
     fgt_rmrf(s.root);
+}
+
+FG_TEST(gate_clean_twin_passes)
+{
+    expect_clean("planted_clean");
+}
+
+FG_TEST(gate_clean_twins_of_the_heap_and_time_oracles_pass)
+{
+    expect_clean("planted_amplify_clean"); /* a declared length bounded by bytes present */
+    expect_clean("planted_lazy");          /* lazy initialisation: retained once only */
+    expect_clean("planted_doubling");      /* realloc doubling within the allowance */
+    expect_clean("planted_thread_free");   /* freed by a second thread */
+    expect_clean("planted_old_free");      /* frees memory of an earlier case */
+    expect_clean("planted_slow");          /* slow but bounded */
 }
 
 /* A committed corpus file that trips the bug is reported from the replay, by its name. */

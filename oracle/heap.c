@@ -1,0 +1,373 @@
+/* oracle/heap.c — the interposed malloc family and the registry of a case's live blocks.
+ *
+ * Registry invariant: while armed, `slots` holds exactly the blocks allocated since
+ * fgi_heap_arm and not yet freed, each with its requested size; `live` is the sum of
+ * those sizes and `peak` its maximum since arming. Key 0 is an empty slot, key 1 a
+ * deleted one (no allocator returns address 1).
+ */
+#include "heap.h"
+
+#include "exec.h"
+#include "heap_real.h"
+
+#include <dlfcn.h>
+#include <malloc.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <string.h>
+
+typedef struct slot {
+    uintptr_t key;  /* the block's address; 0 empty, 1 deleted */
+    size_t size;    /* requested bytes */
+    uintptr_t site; /* return address of the allocating call */
+} slot;
+
+#define DELETED ((uintptr_t)1)
+
+/* Process-wide because malloc has no context argument: every thread's allocations come
+ * through here. `armed` is read on every call without the lock; everything else is
+ * touched only under `lock`, by whichever thread allocates during a case. */
+static struct {
+    atomic_int armed;       /* a case is running: record */
+    atomic_flag lock;       /* guards the fields below */
+    slot *slots;            /* the registry (real allocator), capacity a power of two */
+    size_t cap;             /* slots */
+    size_t used;            /* live + deleted slots */
+    size_t count;           /* live blocks */
+    size_t live;            /* live bytes */
+    size_t peak;            /* peak live bytes this case */
+    size_t allowance;       /* the case's limit on live bytes */
+    int refused;            /* a refusal on a thread that could not end the case */
+    size_t refused_size;
+} heap;
+
+static void lock(void)
+{
+    while (atomic_flag_test_and_set_explicit(&heap.lock, memory_order_acquire))
+        ;
+}
+
+static void unlock(void)
+{
+    atomic_flag_clear_explicit(&heap.lock, memory_order_release);
+}
+
+static size_t hash_ptr(uintptr_t p)
+{
+    return (size_t)((p >> 4) * 0x9e3779b97f4a7c15ULL);
+}
+
+/* Under the lock. Grows or cleans the table so one more key fits at most half full. */
+static int reserve_slot(void)
+{
+    if ((heap.used + 1) * 2 <= heap.cap)
+        return 0;
+    size_t cap = heap.cap ? heap.cap : 1024;
+    while ((heap.count + 1) * 4 > cap)
+        cap *= 2;
+    slot *s = FGI_REAL(calloc)(cap, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < heap.cap; i++) {
+        if (heap.slots[i].key <= DELETED)
+            continue;
+        size_t j = hash_ptr(heap.slots[i].key) & (cap - 1);
+        while (s[j].key)
+            j = (j + 1) & (cap - 1);
+        s[j] = heap.slots[i];
+    }
+    FGI_REAL(free)(heap.slots);
+    heap.slots = s;
+    heap.cap = cap;
+    heap.used = heap.count;
+    return 0;
+}
+
+/* Under the lock. */
+static void insert(void *p, size_t size, uintptr_t site)
+{
+    if (reserve_slot() != 0)
+        return; /* out of memory for the registry: the block goes unrecorded */
+    size_t mask = heap.cap - 1, i = hash_ptr((uintptr_t)p) & mask;
+    while (heap.slots[i].key > DELETED)
+        i = (i + 1) & mask;
+    if (heap.slots[i].key == 0)
+        heap.used++;
+    heap.slots[i] = (slot){(uintptr_t)p, size, site};
+    heap.count++;
+    heap.live += size;
+    if (heap.live > heap.peak)
+        heap.peak = heap.live;
+}
+
+/* Under the lock. Removes p if recorded; returns 1 when it was. */
+static int forget(void *p, size_t *size)
+{
+    if (!heap.cap)
+        return 0;
+    size_t mask = heap.cap - 1, i = hash_ptr((uintptr_t)p) & mask;
+    while (heap.slots[i].key) {
+        if (heap.slots[i].key == (uintptr_t)p) {
+            *size = heap.slots[i].size;
+            heap.slots[i].key = DELETED;
+            heap.count--;
+            heap.live -= *size;
+            return 1;
+        }
+        i = (i + 1) & mask;
+    }
+    return 0;
+}
+
+/* Under the lock. 1 when `extra` more live bytes stay within the allowance. */
+static int fits(size_t extra)
+{
+    return extra <= heap.allowance && heap.live <= heap.allowance - extra;
+}
+
+/* Refuses an allocation that would pass the allowance. On the case's own thread this
+ * does not return: the case ends as an amplification finding. */
+static void refuse(size_t size, uintptr_t site)
+{
+    size_t live = heap.live, allowance = heap.allowance;
+    heap.refused = 1;
+    heap.refused_size = size;
+    unlock();
+    if (fgi_exec_on_case_thread()) {
+        char where[128];
+        fgi_heap_site_name(site, where, sizeof where);
+        fgi_exec_end_case("amplification", where,
+                          "an allocation of %zu bytes, with %zu bytes live, would pass the "
+                          "case's allowance of %zu bytes (at %s)",
+                          size, live, allowance, where);
+    }
+}
+
+/* The common path of every allocating call while armed. Returns 0 to proceed. */
+static int admit(size_t size, uintptr_t site)
+{
+    lock();
+    if (!fits(size)) {
+        refuse(size, site); /* unlocks */
+        return -1;
+    }
+    unlock();
+    return 0;
+}
+
+static void *record(void *p, size_t size, uintptr_t site)
+{
+    if (p) {
+        lock();
+        insert(p, size, site);
+        unlock();
+    }
+    return p;
+}
+
+#define ARMED() atomic_load_explicit(&heap.armed, memory_order_relaxed)
+#define SITE() ((uintptr_t)__builtin_return_address(0))
+
+void *malloc(size_t size)
+{
+    if (!ARMED())
+        return FGI_REAL(malloc)(size);
+    if (admit(size, SITE()) != 0)
+        return errno = ENOMEM, NULL;
+    return record(FGI_REAL(malloc)(size), size, SITE());
+}
+
+void free(void *p)
+{
+    if (p && ARMED()) {
+        size_t size;
+        lock();
+        forget(p, &size);
+        unlock();
+    }
+    FGI_REAL(free)(p);
+}
+
+void *calloc(size_t n, size_t size)
+{
+    if (!ARMED())
+        return FGI_REAL(calloc)(n, size);
+    size_t total;
+    if (__builtin_mul_overflow(n, size, &total))
+        return errno = ENOMEM, NULL;
+    if (admit(total, SITE()) != 0)
+        return errno = ENOMEM, NULL;
+    return record(FGI_REAL(calloc)(n, size), total, SITE());
+}
+
+void *realloc(void *p, size_t size)
+{
+    if (!ARMED())
+        return FGI_REAL(realloc)(p, size);
+    size_t old = 0;
+    lock();
+    int known = p && forget(p, &old);
+    if (!fits(size)) {
+        if (known)
+            insert(p, old, SITE()); /* the old block stays the caller's */
+        refuse(size, SITE());
+        return errno = ENOMEM, NULL;
+    }
+    unlock();
+    void *q = FGI_REAL(realloc)(p, size);
+    lock();
+    if (q)
+        insert(q, size, SITE());
+    else if (known && size)
+        insert(p, old, SITE());
+    unlock();
+    return q;
+}
+
+void *reallocarray(void *p, size_t n, size_t size)
+{
+    size_t total;
+    if (__builtin_mul_overflow(n, size, &total))
+        return errno = ENOMEM, NULL;
+    return realloc(p, total);
+}
+
+static void *aligned(size_t align, size_t size, uintptr_t site)
+{
+    if (!ARMED())
+        return FGI_REAL(memalign)(align, size);
+    if (admit(size, site) != 0)
+        return errno = ENOMEM, NULL;
+    return record(FGI_REAL(memalign)(align, size), size, site);
+}
+
+void *memalign(size_t align, size_t size)
+{
+    return aligned(align, size, SITE());
+}
+
+void *aligned_alloc(size_t align, size_t size)
+{
+    return aligned(align, size, SITE());
+}
+
+int posix_memalign(void **out, size_t align, size_t size)
+{
+    if (align < sizeof(void *) || (align & (align - 1)) != 0)
+        return EINVAL;
+    void *p = aligned(align, size, SITE());
+    if (!p && size)
+        return ENOMEM;
+    *out = p;
+    return 0;
+}
+
+void *valloc(size_t size)
+{
+    return aligned(4096, size, SITE());
+}
+
+void *pvalloc(size_t size)
+{
+    return aligned(4096, (size + 4095) & ~(size_t)4095, SITE());
+}
+
+/* ---- the oracle side ---------------------------------------------------------------- */
+
+void fgi_heap_arm(size_t allowance)
+{
+    lock();
+    heap.allowance = allowance;
+    heap.peak = 0;
+    heap.refused = 0;
+    heap.refused_size = 0;
+    unlock();
+    atomic_store_explicit(&heap.armed, 1, memory_order_release);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+void fgi_heap_disarm(fgi_heap_report *r)
+{
+    atomic_store_explicit(&heap.armed, 0, memory_order_release);
+    lock();
+    memset(r, 0, sizeof *r);
+    r->live_bytes = heap.live;
+    r->live_blocks = heap.count;
+    r->peak_bytes = heap.peak;
+    r->refused = heap.refused;
+    r->refused_size = heap.refused_size;
+    if (heap.count) {
+        for (size_t i = 0; i < heap.cap; i++) {
+            if (heap.slots[i].key <= DELETED)
+                continue;
+            uintptr_t site = heap.slots[i].site;
+            int seen = 0;
+            for (unsigned j = 0; j < r->nsites; j++)
+                seen |= r->sites[j] == site;
+            if (!seen && r->nsites < FGI_HEAP_SITES)
+                r->sites[r->nsites++] = site;
+        }
+        qsort(r->sites, r->nsites, sizeof r->sites[0], by_value);
+        memset(heap.slots, 0, heap.cap * sizeof *heap.slots);
+    }
+    heap.used = heap.count = 0;
+    heap.live = 0;
+    unlock();
+}
+
+void fgi_heap_release(void)
+{
+    atomic_store_explicit(&heap.armed, 0, memory_order_release);
+    lock();
+    for (size_t i = 0; heap.count && i < heap.cap; i++)
+        if (heap.slots[i].key > DELETED)
+            FGI_REAL(free)((void *)heap.slots[i].key);
+    if (heap.cap)
+        memset(heap.slots, 0, heap.cap * sizeof *heap.slots);
+    heap.used = heap.count = 0;
+    heap.live = 0;
+    unlock();
+}
+
+void fgi_heap_site_name(uintptr_t pc, char *out, size_t cap)
+{
+    Dl_info info;
+    if (pc && dladdr((void *)pc, &info) && info.dli_fname) {
+        const char *base = strrchr(info.dli_fname, '/');
+        base = base ? base + 1 : info.dli_fname;
+        snprintf(out, cap, "%s+0x%zx", base, (size_t)(pc - (uintptr_t)info.dli_fbase));
+    } else {
+        snprintf(out, cap, "?+0x0");
+    }
+}
+
+size_t fgi_heap_default_allowance(size_t input_size)
+{
+    size_t per = input_size > SIZE_MAX / 128 ? SIZE_MAX / 2 : input_size * 64;
+    return ((size_t)32 << 20) + per;
+}
+
+void *fgi_heap_real_malloc(size_t size)
+{
+    return FGI_REAL(malloc)(size);
+}
+
+void *fgi_heap_real_calloc(size_t n, size_t size)
+{
+    return FGI_REAL(calloc)(n, size);
+}
+
+void *fgi_heap_real_realloc(void *p, size_t size)
+{
+    return FGI_REAL(realloc)(p, size);
+}
+
+void fgi_heap_real_free(void *p)
+{
+    FGI_REAL(free)(p);
+}

@@ -1,0 +1,51 @@
+/* oracle/heap.h — heap accounting for the amplification and retention oracles.
+ *
+ * The malloc family is interposed in every binary that links libfuzzgate. Outside a case
+ * each call forwards to the real allocator after one flag test. Between fgi_heap_arm and
+ * fgi_heap_disarm (one case) every allocation, from any thread, is recorded in a registry
+ * of the case's live blocks (size and calling site); a free of a recorded block removes
+ * it, a free of older memory is forwarded untouched. An allocation that would take the
+ * case's live bytes past its allowance is refused: on the case's thread the case is ended
+ * at once as an `amplification` finding; on another thread it returns NULL and the finding
+ * is reported when the case ends.
+ */
+#ifndef FG_HEAP_H
+#define FG_HEAP_H
+
+#include "internal.h"
+
+#define FGI_HEAP_SITES 4 /* allocation sites kept for a retention report */
+
+typedef struct fgi_heap_report {
+    size_t live_bytes;   /* bytes the case allocated and did not free */
+    size_t live_blocks;
+    size_t peak_bytes;   /* the case's peak live bytes */
+    uintptr_t sites[FGI_HEAP_SITES]; /* return addresses of some live blocks (sorted) */
+    unsigned nsites;
+    int refused;         /* another thread's allocation was refused (amplification) */
+    size_t refused_size; /* what it asked for */
+} fgi_heap_report;
+
+/* Starts recording for one case with the given allowance (peak live bytes). */
+FGI_HIDDEN void fgi_heap_arm(size_t allowance);
+/* Stops recording and reports what the case left. The registry is emptied; the live
+ * blocks stay allocated (the target may still own them). */
+FGI_HIDDEN void fgi_heap_disarm(fgi_heap_report *r);
+/* Frees every block still in the registry (a case ended by the engine: its frames are
+ * gone, so is every owner of that memory), then disarms. */
+FGI_HIDDEN void fgi_heap_release(void);
+/* Writes "module+0xoffset" for a code address: module-relative, so ASLR changes nothing. */
+FGI_HIDDEN void fgi_heap_site_name(uintptr_t pc, char *out, size_t cap);
+
+/* The engine's own allocator (no accounting, never refused). */
+FGI_HIDDEN void *fgi_heap_real_malloc(size_t size);
+FGI_HIDDEN void *fgi_heap_real_calloc(size_t n, size_t size);
+FGI_HIDDEN void *fgi_heap_real_realloc(void *p, size_t size);
+FGI_HIDDEN void fgi_heap_real_free(void *p);
+
+/* The default allowance when a target declares none: 32 MiB + 64 bytes per input byte.
+ * Arbitrary but honest: generous for a parser of the bytes present, far below what a
+ * declared-length allocation from a forged header asks for. */
+FGI_HIDDEN size_t fgi_heap_default_allowance(size_t input_size);
+
+#endif
