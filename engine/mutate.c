@@ -118,19 +118,20 @@ static size_t change_ascii_int(fgi_mut *m, uint8_t *buf, size_t size, size_t max
     int neg = start > 0 && buf[start - 1] == '-';
     if (neg)
         start--;
-    int64_t x = neg ? -(int64_t)v : (int64_t)v;
+    /* Wrapping unsigned arithmetic: up to 19 digits may not fit an int64, and a fuzzer
+     * must not be undefined behaviour on the numbers it invents. */
+    uint64_t x = neg ? 0 - v : v;
     switch (fgi_rng_below(m->rng, 7)) {
     case 0: x += 1; break;
     case 1: x -= 1; break;
-    case 2: x /= 2; break;
-    case 3: x = (x > INT64_MAX / 2 || x < INT64_MIN / 2) ? x : x * 2; break;
-    case 4: x = (int64_t)fgi_rng_below(m->rng, (uint64_t)1 << (1 + fgi_rng_below(m->rng, 40)));
-        break;
-    case 5: x = -x; break;
+    case 2: x = (uint64_t)((int64_t)x / 2); break;
+    case 3: x *= 2; break;
+    case 4: x = fgi_rng_below(m->rng, (uint64_t)1 << (1 + fgi_rng_below(m->rng, 40))); break;
+    case 5: x = 0 - x; break;
     default: x = 0; break;
     }
     char text[24];
-    int len = snprintf(text, sizeof text, "%lld", (long long)x);
+    int len = snprintf(text, sizeof text, "%lld", (long long)(int64_t)x);
     size_t old_len = end - start, new_len = (size_t)len;
     if (size - old_len + new_len > max)
         return FGI_MUT_SKIP;

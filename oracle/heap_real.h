@@ -10,7 +10,9 @@
 
 #include <stddef.h>
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(FGI_HEAP_ASAN)
+/* set by the Makefile, which builds this file itself without ASan instrumentation */
+#elif defined(__SANITIZE_ADDRESS__)
 #define FGI_HEAP_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)

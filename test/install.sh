@@ -11,9 +11,10 @@ fails=0
 ok() { echo "install: ok: $1"; }
 bad() { echo "install: FAILED: $1"; fails=$((fails + 1)); }
 
-stage=$(pwd)/build/stage
+B=${B:-build}
+stage=$(pwd)/$B/stage
 rm -rf "$stage"
-make -s install DESTDIR="$stage" PREFIX=/usr >/dev/null || { echo "install: make install failed"; exit 1; }
+make -s install B="$B" CC="$CC" SANITIZE="${SANITIZE:-}" DESTDIR="$stage" PREFIX=/usr >/dev/null || { echo "install: make install failed"; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/fg-outside-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cp test/outside/app_target.c "$work/"

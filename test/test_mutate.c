@@ -191,9 +191,9 @@ static unsigned applied_on_empty(const fgi_mutator *mu, size_t max, const uint8_
 /* The mutators whose tests follow; a mutator added to the table without a test here fails
  * mutate_every_mutator_has_a_test. */
 static const char *const tested[] = {
-    "erase_bytes",      "insert_byte", "insert_repeated", "change_byte",  "flip_bit",
-    "shuffle_bytes",    "change_ascii_int", "change_binary_int", "copy_part", "insert_part",
-    "crossover",        "length_field", "word_nudge",     "word_repeat",  "word_delete"};
+    "erase_bytes",   "insert_byte",      "insert_repeated",   "change_byte", "flip_bit",
+    "shuffle_bytes", "change_ascii_int", "change_binary_int", "copy_part",   "insert_part",
+    "crossover",     "length_field",     "word_nudge",        "word_repeat", "word_delete"};
 
 FG_TEST(mutate_every_mutator_has_a_test)
 {
@@ -211,6 +211,35 @@ FG_TEST(mutate_every_mutator_has_a_test)
         CHECK(mut_by_name(tested[j]) != NULL);
     /* applied[] holds indices as uint8_t */
     CHECK(fgi_mutator_count <= 256);
+}
+
+/* min_size is what fgi_mutate draws by: a mutator must skip every shorter input (else
+ * it is wrongly never drawn there), and must be able to apply at min_size itself. */
+FG_TEST(mutate_min_size_is_exact)
+{
+    static const uint8_t digits[] = "4242424242", other[] = "partner";
+    static uint8_t out[OUT_CAP];
+    for (size_t mi = 0; mi < fgi_mutator_count; mi++) {
+        const fgi_mutator *mu = &fgi_mutators[mi];
+        unsigned min = mu->min_size;
+        CHECK_MUT(min <= 8, mu);
+        unsigned below = 0;
+        for (size_t size = 0; size < min; size++)
+            for (size_t max = size; max < size + 40; max += 13)
+                for (uint64_t k = 0; k < 100; k++) {
+                    input in = {digits, size, max, other, sizeof other - 1};
+                    size_t n = 0;
+                    below += run_mut(mu, k, &in, out, &n) != 0;
+                }
+        CHECK_MUT(below == 0, mu);
+        unsigned applied = 0;
+        for (uint64_t k = 0; k < 200; k++) {
+            input in = {digits, min, min + 8, other, sizeof other - 1};
+            size_t n = 0;
+            applied += run_mut(mu, k, &in, out, &n) == 1;
+        }
+        CHECK_MUT(applied > 0, mu);
+    }
 }
 
 FG_TEST(mutate_every_mutator_bounded_at_every_size)
@@ -252,8 +281,8 @@ FG_TEST(mutate_skip_on_empty_leaves_buf_unchanged)
     static const uint8_t other[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     /* These cannot do anything to an empty input: they must skip, every time. */
     static const char *const skippers[] = {
-        "erase_bytes",       "change_byte", "flip_bit",     "shuffle_bytes", "change_ascii_int",
-        "change_binary_int", "copy_part",   "insert_part",  "length_field",  "word_nudge",
+        "erase_bytes",       "change_byte", "flip_bit",    "shuffle_bytes", "change_ascii_int",
+        "change_binary_int", "copy_part",   "insert_part", "length_field",  "word_nudge",
         "word_repeat",       "word_delete"};
     for (size_t i = 0; i < FGI_ARRAY_LEN(skippers); i++) {
         const fgi_mutator *mu = mut_by_name(skippers[i]);

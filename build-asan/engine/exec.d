@@ -1,0 +1,12 @@
+build-asan/engine/exec.o: engine/exec.c engine/exec.h engine/finding.h \
+ engine/internal.h include/fuzzgate.h engine/mutate.h engine/rng.h \
+ oracle/heap.h engine/internal.h engine/watchdog.h
+engine/exec.h:
+engine/finding.h:
+engine/internal.h:
+include/fuzzgate.h:
+engine/mutate.h:
+engine/rng.h:
+oracle/heap.h:
+engine/internal.h:
+engine/watchdog.h:

@@ -1,0 +1,7 @@
+build-asan/targets/options.o: targets/options.c include/fuzzgate.h \
+ engine/options.h engine/internal.h engine/options.def engine/options.def
+include/fuzzgate.h:
+engine/options.h:
+engine/internal.h:
+engine/options.def:
+engine/options.def:

@@ -1,0 +1,2 @@
+build-asan/test/planted.o: test/planted.c include/fuzzgate.h
+include/fuzzgate.h:

@@ -1,0 +1,2 @@
+build-asan/test/proc.o: test/proc.c test/proc.h
+test/proc.h:

@@ -1,0 +1,8 @@
+build-clang/engine/hex.o: engine/hex.c engine/hex.h engine/internal.h \
+  include/fuzzgate.h
+
+engine/hex.h:
+
+engine/internal.h:
+
+include/fuzzgate.h:

@@ -1,0 +1,8 @@
+build-clang/engine/mem.o: engine/mem.c engine/internal.h \
+  include/fuzzgate.h oracle/heap.h
+
+engine/internal.h:
+
+include/fuzzgate.h:
+
+oracle/heap.h:

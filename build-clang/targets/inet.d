@@ -1,0 +1,3 @@
+build-clang/targets/inet.o: targets/inet.c include/fuzzgate.h
+
+include/fuzzgate.h:

@@ -1,0 +1,3 @@
+build-clang/targets/strtod.o: targets/strtod.c include/fuzzgate.h
+
+include/fuzzgate.h:

@@ -1,0 +1,3 @@
+build-clang/test/planted.o: test/planted.c include/fuzzgate.h
+
+include/fuzzgate.h:

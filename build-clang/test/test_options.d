@@ -1,0 +1,13 @@
+build-clang/test/test_options.o: test/test_options.c test/check.h \
+  engine/options.h engine/internal.h include/fuzzgate.h \
+  engine/options.def
+
+test/check.h:
+
+engine/options.h:
+
+engine/internal.h:
+
+include/fuzzgate.h:
+
+engine/options.def:
