@@ -1,4 +1,0 @@
-build-asan/engine/errors.o: engine/errors.c engine/internal.h \
- include/fuzzgate.h
-engine/internal.h:
-include/fuzzgate.h:

@@ -1,4 +1,0 @@
-build-asan/engine/hash.o: engine/hash.c engine/internal.h \
- include/fuzzgate.h
-engine/internal.h:
-include/fuzzgate.h:

@@ -1,6 +1,0 @@
-build-asan/engine/known.o: engine/known.c engine/known.h \
- engine/internal.h include/fuzzgate.h engine/dir.h
-engine/known.h:
-engine/internal.h:
-include/fuzzgate.h:
-engine/dir.h:

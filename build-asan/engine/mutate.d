@@ -1,6 +1,0 @@
-build-asan/engine/mutate.o: engine/mutate.c engine/mutate.h engine/rng.h \
- engine/internal.h include/fuzzgate.h
-engine/mutate.h:
-engine/rng.h:
-engine/internal.h:
-include/fuzzgate.h:

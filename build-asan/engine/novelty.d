@@ -1,5 +1,0 @@
-build-asan/engine/novelty.o: engine/novelty.c engine/novelty.h \
- engine/internal.h include/fuzzgate.h
-engine/novelty.h:
-engine/internal.h:
-include/fuzzgate.h:

@@ -1,5 +1,0 @@
-build-asan/engine/registry.o: engine/registry.c engine/registry.h \
- engine/internal.h include/fuzzgate.h
-engine/registry.h:
-engine/internal.h:
-include/fuzzgate.h:

@@ -1,2 +1,0 @@
-build-asan/test/proc.o: test/proc.c test/proc.h
-test/proc.h:

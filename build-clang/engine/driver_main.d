@@ -1,3 +1,0 @@
-build-clang/engine/driver_main.o: engine/driver_main.c include/fuzzgate.h
-
-include/fuzzgate.h:

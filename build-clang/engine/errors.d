@@ -1,6 +1,0 @@
-build-clang/engine/errors.o: engine/errors.c engine/internal.h \
-  include/fuzzgate.h
-
-engine/internal.h:
-
-include/fuzzgate.h:

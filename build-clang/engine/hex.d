@@ -1,8 +1,0 @@
-build-clang/engine/hex.o: engine/hex.c engine/hex.h engine/internal.h \
-  include/fuzzgate.h
-
-engine/hex.h:
-
-engine/internal.h:
-
-include/fuzzgate.h:

@@ -1,8 +1,0 @@
-build-clang/engine/mem.o: engine/mem.c engine/internal.h \
-  include/fuzzgate.h oracle/heap.h
-
-engine/internal.h:
-
-include/fuzzgate.h:
-
-oracle/heap.h:

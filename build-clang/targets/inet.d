@@ -1,3 +1,0 @@
-build-clang/targets/inet.o: targets/inet.c include/fuzzgate.h
-
-include/fuzzgate.h:

@@ -1,3 +1,0 @@
-build-clang/targets/strtod.o: targets/strtod.c include/fuzzgate.h
-
-include/fuzzgate.h:

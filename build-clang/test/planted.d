@@ -1,3 +1,0 @@
-build-clang/test/planted.o: test/planted.c include/fuzzgate.h
-
-include/fuzzgate.h:

@@ -1,3 +1,0 @@
-build-clang/test/proc.o: test/proc.c test/proc.h
-
-test/proc.h:
