@@ -33,7 +33,7 @@ FGI_HIDDEN void fgi_corpus_free(fgi_corpus *c);
 FGI_HIDDEN int fgi_corpus_add(fgi_corpus *c, const uint8_t *data, size_t size, uint64_t sig);
 
 /* Picks an entry for case `k` (count > 0). Entries whose signature is rare and entries
- * that are small are favoured: weight = 2^20 / ((1 + log2 hits) * (4 + log2 size)).
+ * that are small are favoured: weight = 2^20 / ((1 + log2(hits + 1)) * (4 + log2(size + 1))).
  * Weights are recomputed when the corpus grew or every 256 cases, both functions of the
  * case sequence alone. Returns -1 only when out of memory. */
 FGI_HIDDEN long fgi_corpus_pick(fgi_corpus *c, const fgi_novelty *n, fgi_rng *r, uint64_t k);

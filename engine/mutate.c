@@ -251,6 +251,8 @@ static size_t crossover(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
         size_t cut = (size_t)fgi_rng_below(m->rng, size + 1);
         size_t from = (size_t)fgi_rng_below(m->rng, osize);
         size_t n = FGI_MIN(osize - from, max - cut);
+        if (n == 0 && cut == size)
+            return FGI_MUT_SKIP; /* nothing would change */
         memcpy(buf + cut, o + from, n);
         return cut + n;
     }

@@ -16,6 +16,7 @@
 #include "dir.h"
 #include "known.h"
 #include "exec.h"
+#include "fdwatch.h"
 #include "registry.h"
 #include "watchdog.h"
 
@@ -101,6 +102,8 @@ typedef struct run {
     fgi_case_result res;
     fgi_watchdog *watchdog; /* the bounded-time oracle's thread */
     fgi_known known;        /* corpus/<target>/known.txt */
+    fgi_fdwatch fds;        /* the descriptor-retention oracle's window */
+    int fds_open;
     uint8_t *work;     /* the case being built, capacity max_len */
     uint8_t *scratch;  /* mutator scratch, capacity max_len */
     size_t max_len;
@@ -117,11 +120,11 @@ static void note_error(run *r, fg_error e)
 /* Records a failing case as a finding (merged by class) and stores it when it is new or
  * smaller than the one kept. */
 static void record_finding(run *r, const uint8_t *data, size_t size, int64_t k,
-                           const char *origin)
+                           const char *origin, const fgi_mut *mut)
 {
     fgi_str muts = {0};
-    if (!origin)
-        fgi_mutate_describe(&r->mut, &muts);
+    if (!origin && mut)
+        fgi_mutate_describe(mut, &muts);
     fgi_finding_rec rec = {
         .target = r->t->name,
         .kind = r->res.kind,
@@ -152,6 +155,17 @@ static void record_finding(run *r, const uint8_t *data, size_t size, int64_t k,
     fgi_str_free(&muts);
 }
 
+/* The descriptor-retention oracle's probe, once per window of cases. */
+static void check_descriptors(run *r)
+{
+    const fgi_fd_slot *s = fgi_fdwatch_check(&r->fds, &r->exec, &r->res);
+    if (!s)
+        return;
+    fgi_mut m = {.napplied = s->napplied};
+    memcpy(m.applied, s->applied, sizeof m.applied);
+    record_finding(r, s->data, s->size, s->case_index, s->origin, &m);
+}
+
 /* Runs one input and acts on the result. Returns its signature when it passed (kept or
  * not), 0 otherwise. k is the case index (-1 for replayed inputs). */
 static void run_one(run *r, const uint8_t *data, size_t size, int64_t k, const char *origin,
@@ -162,9 +176,14 @@ static void run_one(run *r, const uint8_t *data, size_t size, int64_t k, const c
     r->exec.mut = origin ? NULL : &r->mut;
     fgi_exec_run(&r->exec, data, size, &r->res);
     if (r->res.status != FGI_CASE_OK) {
-        record_finding(r, data, size, k, origin);
+        record_finding(r, data, size, k, origin, &r->mut);
         return;
     }
+    int due = fgi_fdwatch_note(&r->fds, data, size, k, origin, &r->mut);
+    if (due < 0)
+        note_error(r, FG_ENOMEM);
+    else if (due)
+        check_descriptors(r);
     uint64_t sig = r->res.sig;
     r->o->last_sig = sig;
     int novel = 0;
@@ -359,6 +378,9 @@ static fg_error run_open(run *r, fg_session *s, const fg_target *t)
     fg_error e = fgi_exec_open(&r->exec, t);
     if (e != FG_OK)
         return e;
+    if ((e = fgi_fdwatch_open(&r->fds)) != FG_OK)
+        return e;
+    r->fds_open = 1;
     r->exec.crash.target = t->name;
     r->exec.crash.seed = s->opt.seed;
     r->exec.crash.program = s->program;
@@ -383,6 +405,8 @@ static fg_error run_close(run *r, fg_error e, fg_outcome **out, int opened)
     if (slow)
         fprintf(r->s->log, "fuzzgate: %s: %lu slow case%s (the slowest ran %u+ ms)\n",
                 r->t->name, slow, slow == 1 ? "" : "s", slowest);
+    if (r->fds_open)
+        fgi_fdwatch_close(&r->fds);
     if (opened)
         fgi_exec_close(&r->exec);
     fgi_novelty_free(&r->nov);
@@ -419,6 +443,8 @@ fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
         }
         if (r.err == FG_OK)
             generate(&r);
+        if (r.err == FG_OK)
+            check_descriptors(&r); /* the last, partial window */
         r.o->corpus = r.corpus.count;
         r.o->signatures = r.nov.count;
         r.o->seconds = now_s() - start;
@@ -447,6 +473,7 @@ fg_error fg_session_replay(fg_session *s, const fg_target *t, const char *path,
     if (e == FG_OK && (e = fgi_exec_reserve(&r.exec, size)) == FG_OK) {
         run_one(&r, data, size, -1, path, 0);
         r.o->replayed = 1;
+        check_descriptors(&r);
     }
     fgi_free(data);
     return run_close(&r, e, out, opened);

@@ -251,3 +251,24 @@ static uint64_t exit_run(const uint8_t *d, size_t n)
     return shape(d, n);
 }
 FG_TARGET(planted_exit, .run = exit_run, .what = "exit(0) mid-case")
+
+#include <fcntl.h>
+#include <unistd.h>
+
+static uint64_t fd_leak_run(const uint8_t *d, size_t n)
+{
+    int fd = open("/dev/null", O_RDONLY);
+    if (fd >= 0 && !triggered(d, n)) /* the bug: the 0xAB path keeps it open */
+        close(fd);
+    return shape(d, n);
+}
+FG_TARGET(planted_fd_leak, .run = fd_leak_run, .what = "a descriptor leak on one path")
+
+static uint64_t fd_clean_run(const uint8_t *d, size_t n)
+{
+    int fd = open("/dev/null", O_RDONLY);
+    if (fd >= 0)
+        close(fd);
+    return shape(d, n);
+}
+FG_TARGET(planted_fd_clean, .run = fd_clean_run, .what = "opens and closes a descriptor")

@@ -162,6 +162,11 @@ FG_TEST(gate_leak_on_one_path_is_retention)
     expect_finding("planted_leak", "retention", 0);
 }
 
+FG_TEST(gate_descriptor_leak_is_retention)
+{
+    expect_finding("planted_fd_leak", "retention", 0);
+}
+
 FG_TEST(gate_infinite_loop_is_a_timeout)
 {
     expect_finding("planted_hang", "timeout", -1);
@@ -203,6 +208,7 @@ FG_TEST(gate_clean_twins_of_the_heap_and_time_oracles_pass)
     expect_clean("planted_thread_free");   /* freed by a second thread */
     expect_clean("planted_old_free");      /* frees memory of an earlier case */
     expect_clean("planted_slow");          /* slow but bounded */
+    expect_clean("planted_fd_clean");      /* opens and closes a descriptor */
 }
 
 /* A committed corpus file that trips the bug is reported from the replay, by its name. */
