@@ -21,6 +21,7 @@
 #include "watchdog.h"
 
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #define STATUS_EVERY_S 5.0       /* depth runs: seconds between status lines */
@@ -296,11 +297,13 @@ static void generate_one(run *r, uint64_t k)
 static void status_line(run *r, uint64_t k, double start, double now)
 {
     double rate = now > start ? (double)k / (now - start) : 0;
+    struct rusage ru;
+    long rss_mib = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss / 1024 : -1;
     fprintf(r->s->log,
             "#%llu %s: %.0f cases/s, corpus %zu, signatures %zu, novelty %.4f, "
-            "findings %zu\n",
+            "findings %zu, peak rss %ld MiB\n",
             (unsigned long long)k, r->t->name, rate, r->corpus.count, r->nov.count,
-            k ? (double)r->o->kept / (double)k : 0.0, r->o->nfindings);
+            k ? (double)r->o->kept / (double)k : 0.0, r->o->nfindings, rss_mib);
 }
 
 static void generate(run *r)

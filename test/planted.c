@@ -272,3 +272,14 @@ static uint64_t fd_clean_run(const uint8_t *d, size_t n)
     return shape(d, n);
 }
 FG_TARGET(planted_fd_clean, .run = fd_clean_run, .what = "opens and closes a descriptor")
+
+/* The mistake the saturation watch exists for: a signature folding a running total, so
+ * every case looks new and the corpus keeps everything. */
+static uint64_t saturate_run(const uint8_t *d, size_t n)
+{
+    static uint64_t total;
+    (void)d;
+    total += n + 1;
+    return fg_sig(total, 0);
+}
+FG_TARGET(planted_saturate, .run = saturate_run, .what = "a signature folding a running total")

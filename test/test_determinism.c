@@ -84,3 +84,26 @@ FG_TEST(determinism_other_seed_other_run)
     result_free(&a);
     result_free(&b);
 }
+
+/* The saturation watch: a target whose signature folds a running total keeps every case,
+ * and the run says so (the gate still passes: it is a warning about the target). */
+FG_TEST(saturation_watch_warns_about_running_totals)
+{
+    char root[256], corpus[300], findings[300], prog[300];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(corpus, sizeof corpus, "--corpus=%s/corpus", root);
+    snprintf(findings, sizeof findings, "--findings=%s/f", root);
+    snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
+    char *argv[] = {prog, corpus, findings, "--cases=3000", "planted_saturate", NULL};
+    fgt_run r;
+    CHECK(fgt_spawn(argv, NULL, &r) == 0);
+    CHECK(r.exited && r.code == 0);
+    CHECK(strstr(r.err, "warning: planted_saturate kept") != NULL);
+    CHECK(strstr(r.err, "running total") != NULL);
+    fgt_run_free(&r);
+    char *argv2[] = {prog, corpus, findings, "--cases=3000", "planted_clean", NULL};
+    CHECK(fgt_spawn(argv2, NULL, &r) == 0);
+    CHECK(strstr(r.err, "warning:") == NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
