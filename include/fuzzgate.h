@@ -158,6 +158,19 @@ static inline uint64_t fg_sig(uint64_t a, uint64_t b)
     return fg_fold(fg_fold(0x6a09e667f3bcc909ULL, a), b);
 }
 
+/* A bounded bucket of a count, for signatures: 0 for 0, then one bucket per power of two
+ * (1, 2-3, 4-7, ...), never above cap. Folding a length as fg_bucket(len, 8) keeps the
+ * signature space small where the raw length would make every input look new. */
+static inline unsigned fg_bucket(uint64_t n, unsigned cap)
+{
+    unsigned b = 0;
+    while (n && b < cap) {
+        n >>= 1;
+        b++;
+    }
+    return b;
+}
+
 /* ===================================================================================== */
 /* Errors                                                                                */
 /* ===================================================================================== */

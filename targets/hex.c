@@ -13,17 +13,6 @@ enum hex_state { HEX_OK, HEX_ODD, HEX_DIGIT };
 /* How fgi_escape_decode of the raw input ended. */
 enum esc_state { ESC_OK, ESC_RAW, ESC_LONE_BACKSLASH, ESC_BAD_X, ESC_BAD_LETTER };
 
-/* 0 for 0, then one bucket per power of two: at most 9 (256). */
-static unsigned len_bucket(size_t n)
-{
-    unsigned b = 0;
-    while (n && b < 9) {
-        n >>= 1;
-        b++;
-    }
-    return b;
-}
-
 static int is_hex_digit(uint8_t c)
 {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -200,7 +189,7 @@ static uint64_t hex_run(const uint8_t *data, size_t size)
     if (raw_as_escape(data, size, &es) < 0)
         return 0;
     uint64_t sig = fg_sig(hs, es);
-    sig = fg_fold(sig, len_bucket(size));
+    sig = fg_fold(sig, fg_bucket(size, 9));
     return fg_fold(sig, (uint64_t)plain);
 }
 

@@ -14,17 +14,6 @@
 
 #define INET_MAX_LEN 64
 
-/* 0 for 0, then one bucket per power of two, at most 7 (64 and more). */
-static unsigned len_bucket(size_t n)
-{
-    unsigned b = 0;
-    while (n && b < 7) {
-        n >>= 1;
-        b++;
-    }
-    return b;
-}
-
 /* Where the text has "::": 0 nowhere, 1 at the start, 2 at the end, 3 inside. */
 static unsigned gap_place(const char *text)
 {
@@ -114,7 +103,7 @@ static uint64_t text_mode(const uint8_t *data, size_t size)
         FG_CHECK(strcmp(out, out2) == 0, "the printed IPv6 text prints differently once read");
     }
     uint64_t sig = fg_sig(1, (uint64_t)(ok4 * 2 + ok6));
-    sig = fg_fold(sig, len_bucket(len));
+    sig = fg_fold(sig, fg_bucket(len, 7));
     sig = fg_fold(sig, gap_place(text));
     return fg_fold(sig, (uint64_t)(strchr(text, '.') != NULL));
 }

@@ -21,17 +21,6 @@ static int same_bits(double a, double b)
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
-/* 0 for 0, then one bucket per power of two: 1, 2-3, 4-7, ... (at most 9 for 256+). */
-static unsigned len_bucket(size_t n)
-{
-    unsigned b = 0;
-    while (n && b < 9) {
-        n >>= 1;
-        b++;
-    }
-    return b;
-}
-
 static enum num_class classify(double v)
 {
     switch (fpclassify(v)) {
@@ -79,7 +68,7 @@ static uint64_t strtod_run(const uint8_t *data, size_t size)
 
     if (used == 0) {
         FG_CHECK(same_bits(v, 0.0), "nothing was parsed but the result is %.17g", v);
-        return fg_sig(NUM_NONE, len_bucket(len));
+        return fg_sig(NUM_NONE, fg_bucket(len, 9));
     }
 
     /* The consumed prefix is itself a complete subject sequence: alone, it parses whole and
@@ -115,7 +104,7 @@ static uint64_t strtod_run(const uint8_t *data, size_t size)
     read_back(v, text, "%a");
 
     int hex = strpbrk(prefix, "xX") != NULL;
-    uint64_t sig = fg_sig(cls, len_bucket(used));
+    uint64_t sig = fg_sig(cls, fg_bucket(used, 9));
     sig = fg_fold(sig, (uint64_t)(signbit(v) != 0));
     sig = fg_fold(sig, (uint64_t)hex);
     return fg_fold(sig, (uint64_t)(used < len)); /* trailing text left unparsed */
