@@ -11,12 +11,15 @@
 #   CC=gcc|clang         the compiler
 #   SANITIZE=address,undefined   build everything with those sanitizers
 #   OPT=-O2              optimisation flags
+#   INSTRUMENT=1         build the targets (targets/, test/planted*.c) with compiler coverage:
+#                        gcc -fsanitize-coverage=trace-pc, clang inline-8bit-counters,pc-table
 # Test-only switches: none yet; the fault-injection hooks are always compiled in and only
 # tests call them.
 
 CC       ?= cc
 OPT      ?= -O2
 SANITIZE ?=
+INSTRUMENT ?=
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 FUZZ_SECONDS ?= 60
@@ -45,7 +48,7 @@ MAIN_OBJ   := $(B)/engine/driver_main.o
 all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/fuzzgate
 
 # Rebuild everything when the compiler or flags change.
-FLAGS_LINE := $(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) SANITIZE=$(SANITIZE)
+FLAGS_LINE := $(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) SANITIZE=$(SANITIZE) INSTRUMENT=$(INSTRUMENT)
 $(B)/flags.stamp: FORCE
 	@mkdir -p $(B)
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(FLAGS_LINE)' ]; then echo '$(FLAGS_LINE)' > $@; fi
@@ -60,6 +63,17 @@ $(B)/%.o: %.c $(B)/flags.stamp
 # checks every block.
 ifneq ($(findstring address,$(SANITIZE)),)
 $(B)/oracle/heap.o: CFLAGS_ALL += -fno-sanitize=address -DFGI_HEAP_ASAN=1
+endif
+
+# Coverage instrumentation goes on the code under test only, never on the engine.
+ifeq ($(INSTRUMENT),1)
+IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo 1)
+ifeq ($(IS_CLANG),1)
+COVFLAGS := -fsanitize-coverage=inline-8bit-counters,pc-table
+else
+COVFLAGS := -fsanitize-coverage=trace-pc
+endif
+$(TARGET_OBJ) $(B)/test/planted.o $(B)/test/planted_zlib.o: CFLAGS_ALL += $(COVFLAGS)
 endif
 
 $(B)/libfuzzgate.a: $(ENGINE_OBJ)

@@ -195,6 +195,8 @@ void fg_outcome_print(const fg_outcome *o, FILE *out)
             o->nfindings, o->nfindings == 1 ? "" : "s");
     if (known)
         fprintf(out, " (%zu known)", known);
+    if (o->features)
+        fprintf(out, ", %zu features", o->features);
     fprintf(out, "\n");
     for (size_t i = 0; i < o->nfindings; i++) {
         const fg_finding *f = &o->findings[i];

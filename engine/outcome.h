@@ -11,6 +11,7 @@ struct fg_outcome {
     size_t replayed;       /* corpus files, seeds and the empty input run first */
     size_t corpus;         /* inputs kept at the end */
     size_t signatures;     /* distinct signatures seen */
+    size_t features;       /* distinct coverage features seen (0 when not instrumented) */
     uint64_t kept;         /* generated cases kept for novelty */
     int saturated;         /* the saturation watch fired */
     int store_failed;      /* some finding could not be written to disk */

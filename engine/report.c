@@ -44,9 +44,10 @@ void fgi_report_add(fg_session *s, const fg_outcome *o)
     json_string(r, o->target);
     fgi_str_addf(r,
                  ", \"status\": \"%s\", \"replayed\": %zu, \"cases\": %llu, \"corpus\": %zu, "
-                 "\"signatures\": %zu, \"kept\": %llu, \"saturated\": %s, \"findings\": [",
+                 "\"signatures\": %zu, \"features\": %zu, \"kept\": %llu, \"saturated\": %s, "
+                 "\"findings\": [",
                  fg_outcome_passed(o) ? "pass" : "fail", o->replayed, (unsigned long long)o->cases,
-                 o->corpus, o->signatures, (unsigned long long)o->kept,
+                 o->corpus, o->signatures, o->features, (unsigned long long)o->kept,
                  o->saturated ? "true" : "false");
     for (size_t i = 0; i < o->nfindings; i++) {
         const fg_finding *f = &o->findings[i];

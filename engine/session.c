@@ -13,6 +13,7 @@
 #include "session.h"
 
 #include "corpus.h"
+#include "coverage.h"
 #include "dir.h"
 #include "known.h"
 #include "exec.h"
@@ -96,6 +97,8 @@ typedef struct run {
     const fg_target *t;
     fg_outcome *o;
     fgi_novelty nov;
+    fgi_novelty features;   /* coverage features seen (instrumented builds) */
+    size_t new_features;    /* features the current case added */
     fgi_corpus corpus;
     fgi_exec exec;
     fgi_mut mut;
@@ -167,6 +170,16 @@ static void check_descriptors(run *r)
     record_finding(r, s->data, s->size, s->case_index, s->origin, &m);
 }
 
+static void add_feature(void *ctx, uint64_t feature)
+{
+    run *r = ctx;
+    int rc = fgi_novelty_add(&r->features, feature ? feature : 1);
+    if (rc < 0)
+        note_error(r, FG_ENOMEM);
+    else
+        r->new_features += (size_t)rc;
+}
+
 /* Runs one input and acts on the result. Returns its signature when it passed (kept or
  * not), 0 otherwise. k is the case index (-1 for replayed inputs). */
 static void run_one(run *r, const uint8_t *data, size_t size, int64_t k, const char *origin,
@@ -194,6 +207,11 @@ static void run_one(run *r, const uint8_t *data, size_t size, int64_t k, const c
             note_error(r, FG_ENOMEM);
             return;
         }
+    }
+    if (fgi_cov_enabled()) {
+        r->new_features = 0;
+        fgi_cov_features(add_feature, r);
+        novel |= r->new_features > 0;
     }
     int keep = keep_always || novel || (origin && sig == 0);
     if (!origin && r->t->unguided)
@@ -301,9 +319,10 @@ static void status_line(run *r, uint64_t k, double start, double now)
     long rss_mib = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss / 1024 : -1;
     fprintf(r->s->log,
             "#%llu %s: %.0f cases/s, corpus %zu, signatures %zu, novelty %.4f, "
-            "findings %zu, peak rss %ld MiB\n",
+            "features %zu, findings %zu, peak rss %ld MiB\n",
             (unsigned long long)k, r->t->name, rate, r->corpus.count, r->nov.count,
-            k ? (double)r->o->kept / (double)k : 0.0, r->o->nfindings, rss_mib);
+            k ? (double)r->o->kept / (double)k : 0.0, r->features.count, r->o->nfindings,
+            rss_mib);
 }
 
 static void generate(run *r)
@@ -358,6 +377,7 @@ static fg_error run_open(run *r, fg_session *s, const fg_target *t)
                                 : FGI_DEFAULT_MAX_LEN;
     r->name_hash = fgi_hash_str(t->name);
     fgi_novelty_init(&r->nov);
+    fgi_novelty_init(&r->features);
     fgi_corpus_init(&r->corpus);
     if (!(r->o = fgi_outcome_new(t->name)))
         return FG_ENOMEM;
@@ -413,6 +433,7 @@ static fg_error run_close(run *r, fg_error e, fg_outcome **out, int opened)
     if (opened)
         fgi_exec_close(&r->exec);
     fgi_novelty_free(&r->nov);
+    fgi_novelty_free(&r->features);
     fgi_corpus_free(&r->corpus);
     fgi_known_free(&r->known);
     fgi_free(r->work);
@@ -450,6 +471,7 @@ fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
             check_descriptors(&r); /* the last, partial window */
         r.o->corpus = r.corpus.count;
         r.o->signatures = r.nov.count;
+        r.o->features = r.features.count;
         r.o->seconds = now_s() - start;
         saturation_watch(&r);
     }

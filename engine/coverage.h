@@ -1,0 +1,25 @@
+/* engine/coverage.h — compiler coverage (SanitizerCoverage) as module-relative features.
+ *
+ * The runtime is always linked and inert until a module compiled with coverage registers
+ * itself, so one library serves instrumented and plain builds. Supported instrumentation:
+ * clang's -fsanitize-coverage=inline-8bit-counters (with or without pc-table) and
+ * trace-pc-guard, and gcc's -fsanitize-coverage=trace-pc. Every feature is a function of
+ * (module, offset within the module, hit-count bucket) — the module named by its soname
+ * ("" for the main program), never by an address — so ASLR and load order change nothing.
+ */
+#ifndef FG_COVERAGE_H
+#define FG_COVERAGE_H
+
+#include "internal.h"
+
+/* 1 once any instrumented module has registered (or a trace-pc callback has fired). */
+FGI_HIDDEN int fgi_cov_enabled(void);
+/* Clears every counter; call before a case. */
+FGI_HIDDEN void fgi_cov_reset(void);
+/* Calls fn(ctx, feature) for each feature the last case hit: one per (edge, bucket), the
+ * buckets being 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+. Returns the number of edges hit. */
+FGI_HIDDEN size_t fgi_cov_features(void (*fn)(void *ctx, uint64_t feature), void *ctx);
+/* Instrumented edges known so far (for status lines). */
+FGI_HIDDEN size_t fgi_cov_edges_total(void);
+
+#endif
