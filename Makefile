@@ -4,6 +4,7 @@
 #   make check           unit tests, planted-bug and determinism tests, install test, the gate
 #   make fuzz            a depth run of every built-in target (FUZZ_SECONDS each, live status)
 #   make bench           cases/s against libFuzzer, side by side (needs clang for the ratio)
+#   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer
 #   make install         PREFIX=/usr/local DESTDIR=
 #   make docs            regenerate docs/cli.md from engine/options.def
 #
@@ -12,7 +13,8 @@
 #   SANITIZE=address,undefined   build everything with those sanitizers
 #   OPT=-O2              optimisation flags
 #   INSTRUMENT=1         build the targets (targets/, test/planted*.c) with compiler coverage:
-#                        gcc -fsanitize-coverage=trace-pc, clang inline-8bit-counters,pc-table
+#                        gcc -fsanitize-coverage=trace-pc, clang inline-8bit-counters,pc-table,
+#                        both with trace-cmp and -fno-builtin (so memcmp & co. are calls)
 # Test-only switches: none yet; the fault-injection hooks are always compiled in and only
 # tests call them.
 
@@ -34,7 +36,7 @@ LDFLAGS_ALL += -fsanitize=$(SANITIZE)
 endif
 CFLAGS_ALL += $(CFLAGS)
 LDFLAGS_ALL += $(LDFLAGS)
-LDLIBS_ALL := -lpthread $(LDLIBS)
+LDLIBS_ALL := -lpthread -lm $(LDLIBS)
 
 ENGINE_SRC := $(filter-out engine/driver_main.c,$(wildcard engine/*.c)) $(wildcard oracle/*.c)
 TARGET_SRC := $(wildcard targets/*.c)
@@ -44,7 +46,7 @@ TARGET_OBJ := $(TARGET_SRC:%.c=$(B)/%.o)
 TEST_OBJ   := $(TEST_SRC:%.c=$(B)/%.o)
 MAIN_OBJ   := $(B)/engine/driver_main.o
 
-.PHONY: all check unit gate fuzz bench install clean docs
+.PHONY: all check unit gate fuzz bench bench-find install clean docs
 all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/fuzzgate
 
 # Rebuild everything when the compiler or flags change.
@@ -65,13 +67,16 @@ ifneq ($(findstring address,$(SANITIZE)),)
 $(B)/oracle/heap.o: CFLAGS_ALL += -fno-sanitize=address -DFGI_HEAP_ASAN=1
 endif
 
+# The memcmp-family forwarders must not be compiled back into calls to themselves.
+$(B)/engine/strhook.o: CFLAGS_ALL += -fno-builtin
+
 # Coverage instrumentation goes on the code under test only, never on the engine.
 ifeq ($(INSTRUMENT),1)
 IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo 1)
 ifeq ($(IS_CLANG),1)
-COVFLAGS := -fsanitize-coverage=inline-8bit-counters,pc-table
+COVFLAGS := -fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp -fno-builtin
 else
-COVFLAGS := -fsanitize-coverage=trace-pc
+COVFLAGS := -fsanitize-coverage=trace-pc,trace-cmp -fno-builtin
 endif
 $(TARGET_OBJ) $(B)/test/planted.o $(B)/test/planted_zlib.o: CFLAGS_ALL += $(COVFLAGS)
 endif
@@ -105,7 +110,7 @@ $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 check: unit gate
 
 unit: all $(B)/test-unit $(B)/test-planted
-	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" $(B)/test-unit
+	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" $(B)/test-unit
 	CC="$(CC)" SANITIZE="$(SANITIZE)" B="$(B)" sh test/install.sh
 
 # The gate: every built-in target over its committed corpus plus the default case count.
@@ -117,6 +122,10 @@ fuzz: $(B)/fuzzgate
 
 bench: all
 	CC="$(CC)" B="$(B)" OPT="$(OPT)" sh bench/run.sh
+
+# Time-to-find on planted bugs, fuzzgate (gcc and clang coverage) beside libFuzzer.
+bench-find: all
+	CC="$(CC)" B="$(B)" OPT="$(OPT)" sh bench/find.sh
 
 docs: $(B)/test-unit
 	$(B)/test-unit --cli-md > docs/cli.md

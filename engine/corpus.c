@@ -10,8 +10,10 @@ void fgi_corpus_init(fgi_corpus *c)
 
 void fgi_corpus_free(fgi_corpus *c)
 {
-    for (size_t i = 0; i < c->count; i++)
+    for (size_t i = 0; i < c->count; i++) {
         fgi_free(c->entries[i].data);
+        fgi_free(c->entries[i].cmps);
+    }
     fgi_free(c->entries);
     fgi_free(c->prefix);
     memset(c, 0, sizeof *c);
@@ -30,8 +32,21 @@ int fgi_corpus_add(fgi_corpus *c, const uint8_t *data, size_t size, uint64_t sig
     uint8_t *copy = fgi_memdup(data, size);
     if (!copy)
         return -1;
-    c->entries[c->count++] = (fgi_entry){copy, size, sig};
+    c->entries[c->count++] = (fgi_entry){copy, size, sig, NULL, 0};
     c->dirty = 1;
+    return 0;
+}
+
+int fgi_corpus_set_cmps(fgi_corpus *c, size_t index, const fgi_cmp_int *cmps, size_t n)
+{
+    FG_ASSERT(index < c->count);
+    fgi_entry *e = &c->entries[index];
+    fgi_cmp_int *copy = n ? fgi_memdup(cmps, n * sizeof *cmps) : NULL;
+    if (n && !copy)
+        return -1;
+    fgi_free(e->cmps);
+    e->cmps = copy;
+    e->ncmps = n;
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #ifndef FG_CORPUS_H
 #define FG_CORPUS_H
 
+#include "cmp.h"
 #include "novelty.h"
 #include "rng.h"
 
@@ -15,6 +16,8 @@ typedef struct fgi_entry {
     uint8_t *data;  /* owned */
     size_t size;
     uint64_t sig;   /* the signature it brought (0 for an entry kept unconditionally) */
+    fgi_cmp_int *cmps; /* the integer comparisons it made when it ran (owned), or NULL */
+    size_t ncmps;
 } fgi_entry;
 
 typedef struct fgi_corpus {
@@ -31,6 +34,10 @@ FGI_HIDDEN void fgi_corpus_free(fgi_corpus *c);
 
 /* Keeps a copy of data. Returns 0, or -1 when out of memory (nothing kept). */
 FGI_HIDDEN int fgi_corpus_add(fgi_corpus *c, const uint8_t *data, size_t size, uint64_t sig);
+
+/* Attaches a copy of an entry's own comparisons (replacing any). -1 when out of memory. */
+FGI_HIDDEN int fgi_corpus_set_cmps(fgi_corpus *c, size_t index, const fgi_cmp_int *cmps,
+                                   size_t n);
 
 /* Picks an entry for case `k` (count > 0). Entries whose signature is rare and entries
  * that are small are favoured: weight = 2^20 / ((1 + log2(hits + 1)) * (4 + log2(size + 1))).

@@ -39,6 +39,9 @@ static struct {
     void *alt_stack;                 /* ours */
     _Atomic unsigned long cases;     /* bodies started: the watchdog's clock-free progress */
     int exit_trap;                   /* the atexit trap is registered (once per process) */
+    pid_t pid;                       /* the process that opened the harness */
+    char timeout_detail[160];        /* set by the watchdog before it signals the case */
+    struct sigaction saved_timeout;  /* the timeout signal's handler before ours */
 } ex;
 
 static const char *signal_name(int sig)
@@ -117,12 +120,51 @@ unsigned long fgi_exec_cases_started(int *active)
     return atomic_load_explicit(&ex.cases, memory_order_relaxed);
 }
 
+/* The watchdog's signal, delivered to the case's own thread so the finding is stored
+ * while the case is stopped and its bytes cannot change under the store. */
+#define TIMEOUT_SIGNAL (SIGRTMIN + 4)
+
+static void timed_out(void)
+{
+    store_running("timeout", ex.timeout_detail,
+                  "timed out; an in-process run cannot take the case back, so this process "
+                  "ends with status 1");
+    /* Flush the summaries printed so far, unless the stuck target holds stdout. */
+    if (ftrylockfile(stdout) == 0) {
+        fflush_unlocked(stdout);
+        funlockfile(stdout);
+    }
+    _exit(1);
+}
+
+static void on_timeout_signal(int sig)
+{
+    (void)sig;
+    if (fgi_exec_on_case_thread())
+        timed_out();
+}
+
+void fgi_exec_timeout(const char *detail)
+{
+    snprintf(ex.timeout_detail, sizeof ex.timeout_detail, "%s", detail);
+    if (!ex.active)
+        return;
+    pthread_kill(ex.thread, TIMEOUT_SIGNAL);
+    /* A target that blocks the signal (or sits in an uninterruptible call) gets the store
+     * from this thread after a grace period. */
+    struct timespec grace = {2, 0};
+    nanosleep(&grace, NULL);
+    if (ex.active)
+        timed_out();
+}
+
 /* exit() during a case: the run would end silently, perhaps with status 0. The trap
  * stores an `exit` finding, flushes stdout (the summaries before it) and ends the process
  * with status 1 instead. */
 static void on_exit_during_case(void)
 {
-    if (!ex.active || !ex.open)
+    /* A child the target forked inherits the trap; its exit() is not the case's. */
+    if (!ex.active || !ex.open || getpid() != ex.pid)
         return;
     store_running("exit", "the target called exit() during a case",
                   "called exit() during a case; this process ends with status 1");
@@ -151,7 +193,12 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
     (void)uctx;
     if (fgi_exec_on_case_thread()) {
         char what[96];
-        snprintf(what, sizeof what, "the target died of %s", signal_name(sig));
+        fgi_sink w = {.fd = -1}; /* no snprintf: this is a signal handler */
+        fgi_sink_put(&w, "the target died of ");
+        fgi_sink_put(&w, signal_name(sig));
+        size_t n = w.len < sizeof what - 1 ? w.len : sizeof what - 1;
+        memcpy(what, w.buf, n);
+        what[n] = '\0';
         store_running("crash", what, "crashed; this process ends with the same signal");
     }
     struct sigaction dfl;
@@ -182,11 +229,18 @@ fg_error fgi_exec_open(fgi_exec *e, const fg_target *t)
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < NFATAL; i++)
         sigaction(fatal_signals[i], &sa, &ex.saved[i]);
+    struct sigaction st;
+    memset(&st, 0, sizeof st);
+    st.sa_handler = on_timeout_signal;
+    st.sa_flags = SA_ONSTACK;
+    sigemptyset(&st.sa_mask);
+    sigaction(TIMEOUT_SIGNAL, &st, &ex.saved_timeout);
     if (__sanitizer_set_death_callback)
         __sanitizer_set_death_callback(on_sanitizer_death);
     if (!ex.exit_trap && atexit(on_exit_during_case) == 0)
         ex.exit_trap = 1;
     ex.thread = pthread_self();
+    ex.pid = getpid();
     ex.open = e;
     e->target = t;
     return FG_OK;
@@ -197,6 +251,7 @@ void fgi_exec_close(fgi_exec *e)
     FG_ASSERT(ex.open == e && !ex.active);
     for (size_t i = 0; i < NFATAL; i++)
         sigaction(fatal_signals[i], &ex.saved[i], NULL);
+    sigaction(TIMEOUT_SIGNAL, &ex.saved_timeout, NULL);
     if (ex.saved_stack.ss_flags & SS_DISABLE) {
         stack_t off = {.ss_flags = SS_DISABLE};
         sigaltstack(&off, NULL);
@@ -279,34 +334,43 @@ static void run_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_res
     }
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
 /* Memory a case left behind is a leak only if it is left on every run: the same input
- * runs twice more, and lazy initialisation (retained once, then reused) is let go. */
+ * runs twice more, and lazy initialisation (retained once, then reused) is let go. The
+ * class names the first sites in sorted module+offset order, never in table order, so it
+ * is the same from run to run. */
 static void confirm_retention(fgi_exec *e, const uint8_t *data, size_t size,
                               fgi_case_result *res, const fgi_heap_report *first)
 {
     fgi_heap_report again;
     for (int run = 0; run < 2; run++) {
         run_body(e, data, size, res, &again);
-        if (res->status != FGI_CASE_OK || again.live_bytes == 0) {
-            res->status = FGI_CASE_OK; /* not retained every time: not a leak */
-            return;
-        }
+        if (res->status != FGI_CASE_OK)
+            return; /* the re-run failed an oracle itself: that is the finding */
+        if (again.live_bytes == 0)
+            return; /* not retained every time: not a leak */
     }
-    char sites[4 * 96] = "";
+    static char names[FGI_HEAP_SITES][96]; /* run thread only; too big for the stack */
+    for (unsigned i = 0; i < again.nsites; i++)
+        fgi_heap_site_name(again.sites[i], names[i], sizeof names[i]);
+    qsort(names, again.nsites, sizeof names[0], by_name);
+    char sites[4 * 96 + 8] = "";
     size_t used = 0;
-    for (unsigned i = 0; i < again.nsites && used < sizeof sites; i++) {
-        char one[96];
-        fgi_heap_site_name(again.sites[i], one, sizeof one);
+    for (unsigned i = 0; i < again.nsites && i < 4; i++)
         used += (size_t)snprintf(sites + used, sizeof sites - used, "%s%s", i ? ", " : "",
-                                 one);
-    }
+                                 names[i]);
     res->status = FGI_CASE_ENDED;
     res->kind = "retention";
     snprintf(res->site, sizeof res->site, "%s", sites);
     snprintf(res->detail, sizeof res->detail,
              "the case left %zu bytes in %zu blocks allocated, on each of 3 runs "
-             "(first run %zu bytes; allocated at %s)",
-             again.live_bytes, again.live_blocks, first->live_bytes, sites);
+             "(first run %zu bytes; allocated at %s%s)",
+             again.live_bytes, again.live_blocks, first->live_bytes, sites,
+             again.nsites > 4 ? ", ..." : "");
 }
 
 void fgi_exec_run(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_result *res)
@@ -318,6 +382,11 @@ void fgi_exec_run(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_result
     run_body(e, data, size, res, &heap);
     if (res->status == FGI_CASE_OK && heap.live_bytes)
         confirm_retention(e, data, size, res, &heap);
+}
+
+int fgi_exec_in_case(void)
+{
+    return ex.active;
 }
 
 int fgi_exec_on_case_thread(void)

@@ -53,12 +53,20 @@ FGI_HIDDEN void fgi_exec_run(fgi_exec *e, const uint8_t *data, size_t size,
                              fgi_case_result *res);
 
 /* Stores a finding of `kind` for the case now running, from any thread (the watchdog),
- * and prints "<target> <kind>: <ending>". Signal-safe. No-op when no case runs. */
+ * and prints "fuzzgate: <target>: <ending>". Signal-safe. No-op when no case runs. */
 FGI_HIDDEN void fgi_exec_store_running(const char *kind, const char *detail,
                                        const char *ending);
 
+/* The watchdog's verdict: stores a `timeout` finding with this detail from the case's
+ * own thread (by signal; from the caller after a grace period if that fails) and ends the
+ * process with status 1. Returns only if no case is running. */
+FGI_HIDDEN void fgi_exec_timeout(const char *detail);
+
 /* How many case bodies have started; *active says whether one is running now. */
 FGI_HIDDEN unsigned long fgi_exec_cases_started(int *active);
+
+/* 1 while a case body runs (any thread may ask; cheap). */
+FGI_HIDDEN int fgi_exec_in_case(void);
 
 /* 1 when called on the thread running the current case, during the case. */
 FGI_HIDDEN int fgi_exec_on_case_thread(void);

@@ -3,17 +3,22 @@
 #include "fdwatch.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
-/* The lowest free descriptor: what open() would return next. */
+/* The lowest free descriptor: what open() would return next. A full table reads as
+ * INT_MAX, so it looks like the rise it is. */
 static int lowest_free(const fgi_fdwatch *w)
 {
     int fd = fcntl(w->ours, F_DUPFD_CLOEXEC, 0);
-    if (fd >= 0)
-        close(fd);
+    if (fd < 0)
+        return INT_MAX;
+    close(fd);
     return fd;
 }
+
+#define SCAN 128 /* descriptors above the lowest free one whose state a lone run notes */
 
 fg_error fgi_fdwatch_open(fgi_fdwatch *w)
 {
@@ -64,10 +69,12 @@ int fgi_fdwatch_note(fgi_fdwatch *w, const uint8_t *data, size_t size, int64_t k
     return w->count == FGI_FD_WINDOW;
 }
 
-/* Runs one slot alone between two probes; returns how many descriptors it left, which
- * are [*from, *from + result). */
+/* Runs one slot alone between two probes; returns how many descriptors it left open. In
+ * `opened` (SCAN flags from *from) it marks the descriptors the run opened: only those
+ * may be closed later, never one that was open before (the lowest free descriptor can
+ * jump over a descriptor the host holds). */
 static int leaves(fgi_fdwatch *w, fgi_exec *e, const fgi_fd_slot *s, fgi_case_result *res,
-                  int *from)
+                  int *from, uint8_t opened[SCAN])
 {
     fgi_mut saved;
     saved.napplied = s->napplied;
@@ -76,11 +83,28 @@ static int leaves(fgi_fdwatch *w, fgi_exec *e, const fgi_fd_slot *s, fgi_case_re
     e->crash.origin = s->origin;
     e->mut = s->origin ? NULL : &saved;
     int before = lowest_free(w);
+    uint8_t was_open[SCAN] = {0};
+    for (int i = 0; before != INT_MAX && i < SCAN; i++)
+        was_open[i] = fcntl(before + i, F_GETFD) != -1;
     fgi_exec_run(e, s->data, s->size, res);
     int after = lowest_free(w);
     e->mut = NULL;
     *from = before;
-    return res->status == FGI_CASE_OK && after > before ? after - before : 0;
+    int left = 0;
+    for (int i = 0; before != INT_MAX && i < SCAN; i++) {
+        opened[i] = !was_open[i] && fcntl(before + i, F_GETFD) != -1;
+        left += opened[i];
+    }
+    if (res->status != FGI_CASE_OK || after <= before)
+        return 0;
+    return left ? left : 1;
+}
+
+static void close_opened(int from, const uint8_t opened[SCAN])
+{
+    for (int i = 0; i < SCAN; i++)
+        if (opened[i])
+            close(from + i);
 }
 
 const fgi_fd_slot *fgi_fdwatch_check(fgi_fdwatch *w, fgi_exec *e, fgi_case_result *res)
@@ -94,16 +118,15 @@ const fgi_fd_slot *fgi_fdwatch_check(fgi_fdwatch *w, fgi_exec *e, fgi_case_resul
     }
     const fgi_fd_slot *guilty = NULL;
     int left = 0, from1 = 0, from2 = 0;
+    uint8_t opened1[SCAN], opened2[SCAN];
     for (unsigned i = 0; i < n && !guilty; i++) {
-        int first = leaves(w, e, &w->slots[i], res, &from1);
-        if (first > 0 && (left = leaves(w, e, &w->slots[i], res, &from2)) > 0) {
+        int first = leaves(w, e, &w->slots[i], res, &from1, opened1);
+        if (first > 0 && (left = leaves(w, e, &w->slots[i], res, &from2, opened2)) > 0) {
             guilty = &w->slots[i];
-            /* Confirmed leaks: close what the two lone runs left, so a leak on every case
-             * does not exhaust the table the engine itself needs to store findings. */
-            for (int fd = from1; fd < from1 + first; fd++)
-                close(fd);
-            for (int fd = from2; fd < from2 + left; fd++)
-                close(fd);
+            /* Confirmed: close what the two lone runs opened (the window's own leaks stay:
+             * which of those descriptors are the target's is not known). */
+            close_opened(from1, opened1);
+            close_opened(from2, opened2);
         }
     }
     w->base = lowest_free(w);

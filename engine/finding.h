@@ -16,7 +16,8 @@ typedef struct fgi_finding_rec {
     const char *kind;         /* "check", "crash", "write", ... */
     const char *detail;       /* the human detail */
     const char *class_key;    /* the text the class is a hash of (normalised); NULL: detail */
-    const char *site;         /* where it was raised ("file:line"), hashed verbatim; or NULL */
+    const char *site;         /* where it was raised (a check's "file: cond: fmt", a heap
+                               * finding's sites), hashed verbatim; or NULL */
     const uint8_t *data;      /* the exact input (borrowed) */
     size_t size;
     uint64_t seed;            /* the run's seed */

@@ -5,6 +5,8 @@
  */
 #include "mutate.h"
 
+#include "cmp.h"
+
 #include <string.h>
 
 /* A span length in [1, limit], biased small: most format fields are a few bytes wide. */
@@ -338,6 +340,112 @@ static size_t word_delete(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
     return size - n;
 }
 
+/* Puts word at pos: over the bytes there (overwrite) or into a gap (insert). */
+static size_t place(uint8_t *buf, size_t size, size_t max, size_t pos, const uint8_t *w,
+                    size_t n, int insert)
+{
+    if (insert) {
+        if (size + n > max)
+            return FGI_MUT_SKIP;
+        open_gap(buf, size, pos, n);
+        memcpy(buf + pos, w, n);
+        return size + n;
+    }
+    if (n > size)
+        return FGI_MUT_SKIP;
+    pos = FGI_MIN(pos, size - n);
+    memcpy(buf + pos, w, n);
+    return size;
+}
+
+static size_t dict_word(fgi_mut *m, uint8_t *buf, size_t size, size_t max, int insert)
+{
+    if (!m->dict || m->dict->count == 0)
+        return FGI_MUT_SKIP;
+    size_t k = (size_t)fgi_rng_below(m->rng, m->dict->count);
+    size_t pos = (size_t)fgi_rng_below(m->rng, size + 1);
+    return place(buf, size, max, pos, m->dict->words[k], m->dict->lens[k], insert);
+}
+
+static size_t dict_insert(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
+{
+    return dict_word(m, buf, size, max, 1);
+}
+
+static size_t dict_overwrite(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
+{
+    return dict_word(m, buf, size, max, 0);
+}
+
+/* Finds needle in buf from a random start (wrapping); its offset, or SIZE_MAX. */
+static size_t find_from(fgi_rng *r, const uint8_t *buf, size_t size, const uint8_t *needle,
+                        size_t n)
+{
+    if (n == 0 || n > size)
+        return SIZE_MAX;
+    size_t slots = size - n + 1, start = (size_t)fgi_rng_below(r, slots);
+    for (size_t i = 0; i < slots; i++) {
+        size_t at = (start + i) % slots;
+        if (buf[at] == needle[0] && memcmp(buf + at, needle, n) == 0)
+            return at;
+    }
+    return SIZE_MAX;
+}
+
+/* Comparison feedback over integers: where one operand of a recent comparison appears
+ * in the input (either byte order), write the other (sometimes +-1); else write it at a
+ * random place. This is how a 4-byte magic compared as one integer is solved. */
+static size_t cmp_int(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
+{
+    (void)max;
+    /* Mostly the base input's own comparisons: their operands are in its bytes, so the
+     * search below finds where to write (input-to-state). Else the recent ones. */
+    const fgi_cmp_int *c = m->nlocal && fgi_rng_chance(m->rng, 3, 4)
+                               ? &m->local[fgi_rng_below(m->rng, m->nlocal)]
+                               : fgi_cmp_pick_int(m->rng);
+    if (!c || c->width > size)
+        return FGI_MUT_SKIP;
+    unsigned w = c->width;
+    int big = (int)fgi_rng_below(m->rng, 2);
+    uint8_t from[8], to[8];
+    int swap = fgi_rng_chance(m->rng, 1, 4); /* mostly a is the input's, b the constant */
+    uint64_t a = swap ? c->b : c->a, b = swap ? c->a : c->b;
+    if (fgi_rng_chance(m->rng, 1, 8))
+        b += fgi_rng_below(m->rng, 2) ? 1 : (uint64_t)-1;
+    store_word(from, w, big, a);
+    store_word(to, w, big, b);
+    size_t at = find_from(m->rng, buf, size, from, w);
+    if (at == SIZE_MAX)
+        at = (size_t)fgi_rng_below(m->rng, size - w + 1);
+    memcpy(buf + at, to, w);
+    return size;
+}
+
+/* Comparison feedback over byte strings (memcmp, strcmp, strstr, ...): replace one
+ * operand with the other where it appears, else insert or overwrite it somewhere. */
+static size_t cmp_bytes(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
+{
+    const fgi_cmp_str *c = fgi_cmp_pick_str(m->rng);
+    if (!c)
+        return FGI_MUT_SKIP;
+    const uint8_t *a = c->a, *b = c->b;
+    size_t alen = c->alen, blen = c->blen;
+    if (fgi_rng_below(m->rng, 2)) { /* either operand may be the input's */
+        a = c->b;
+        b = c->a;
+        alen = c->blen;
+        blen = c->alen;
+    }
+    size_t at = find_from(m->rng, buf, size, a, alen);
+    if (at != SIZE_MAX && size - alen + blen <= max) {
+        memmove(buf + at + blen, buf + at + alen, size - at - alen);
+        memcpy(buf + at, b, blen);
+        return size - alen + blen;
+    }
+    size_t pos = (size_t)fgi_rng_below(m->rng, size + 1);
+    return place(buf, size, max, pos, b, blen, (int)fgi_rng_below(m->rng, 2));
+}
+
 const fgi_mutator fgi_mutators[] = {
     {"erase_bytes", erase_bytes, 1},
     {"insert_byte", insert_byte, 0},
@@ -354,6 +462,10 @@ const fgi_mutator fgi_mutators[] = {
     {"word_nudge", word_nudge, 1},
     {"word_repeat", word_repeat, 1},
     {"word_delete", word_delete, 1},
+    {"dict_insert", dict_insert, 0},
+    {"dict_overwrite", dict_overwrite, 1},
+    {"cmp_int", cmp_int, 1},
+    {"cmp_bytes", cmp_bytes, 0},
 };
 const size_t fgi_mutator_count = FGI_ARRAY_LEN(fgi_mutators);
 

@@ -8,6 +8,8 @@
 #ifndef FG_MUTATE_H
 #define FG_MUTATE_H
 
+#include "cmp.h"
+#include "dict.h"
 #include "rng.h"
 
 #define FGI_MUT_SKIP ((size_t)-1)
@@ -18,6 +20,9 @@ typedef struct fgi_mut {
     const uint8_t *other;  /* a second corpus entry for crossover, or NULL (borrowed) */
     size_t other_size;
     uint8_t *scratch;      /* capacity >= max, owned by the caller; clobbered */
+    const fgi_dict *dict;  /* dictionary words, or NULL (borrowed) */
+    const fgi_cmp_int *local; /* the base input's own comparisons (borrowed), or NULL */
+    size_t nlocal;
     unsigned napplied;                /* mutators applied to the last fgi_mutate */
     uint8_t applied[FGI_MUT_STACK];   /* their indices into fgi_mutators, in order */
 } fgi_mut;

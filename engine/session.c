@@ -12,6 +12,7 @@
  */
 #include "session.h"
 
+#include "cmp.h"
 #include "corpus.h"
 #include "coverage.h"
 #include "dir.h"
@@ -46,6 +47,13 @@ fg_session *fg_session_new(const fg_options *opt, fg_error *err)
         goto fail;
     }
     s->log = stderr;
+    if (s->opt.dict && s->opt.dict[0]) {
+        char msg[512];
+        if ((e = fgi_dict_load(s->opt.dict, &s->dict, msg, sizeof msg)) != FG_OK) {
+            fprintf(stderr, "fuzzgate: %s\n", msg);
+            goto fail;
+        }
+    }
     if ((e = fgi_registry_check(&dup)) != FG_OK) {
         if (dup)
             fprintf(stderr, "fuzzgate: two targets are named '%s'\n", dup);
@@ -66,6 +74,7 @@ void fg_session_free(fg_session *s)
     if (!s)
         return;
     fgi_opts_clear(&s->opt);
+    fgi_dict_free(&s->dict);
     fgi_free(s->program);
     fgi_str_free(&s->report);
     fgi_str_free(&s->timing);
@@ -162,9 +171,12 @@ static void record_finding(run *r, const uint8_t *data, size_t size, int64_t k,
 /* The descriptor-retention oracle's probe, once per window of cases. */
 static void check_descriptors(run *r)
 {
-    const fgi_fd_slot *s = fgi_fdwatch_check(&r->fds, &r->exec, &r->res);
+    /* Its lone re-runs use their own result, so the current case's stays intact. */
+    static fgi_case_result res; /* run thread only; too big for the stack */
+    const fgi_fd_slot *s = fgi_fdwatch_check(&r->fds, &r->exec, &res);
     if (!s)
         return;
+    r->res = res;
     fgi_mut m = {.napplied = s->napplied};
     memcpy(m.applied, s->applied, sizeof m.applied);
     record_finding(r, s->data, s->size, s->case_index, s->origin, &m);
@@ -180,6 +192,9 @@ static void add_feature(void *ctx, uint64_t feature)
         r->new_features += (size_t)rc;
 }
 
+static void keep_if_novel(run *r, const uint8_t *data, size_t size, int64_t k,
+                          const char *origin, int keep_always, unsigned long mark);
+
 /* Runs one input and acts on the result. Returns its signature when it passed (kept or
  * not), 0 otherwise. k is the case index (-1 for replayed inputs). */
 static void run_one(run *r, const uint8_t *data, size_t size, int64_t k, const char *origin,
@@ -188,16 +203,25 @@ static void run_one(run *r, const uint8_t *data, size_t size, int64_t k, const c
     r->exec.crash.case_index = k;
     r->exec.crash.origin = origin;
     r->exec.mut = origin ? NULL : &r->mut;
+    unsigned long mark = fgi_cmp_mark();
     fgi_exec_run(&r->exec, data, size, &r->res);
     if (r->res.status != FGI_CASE_OK) {
         record_finding(r, data, size, k, origin, &r->mut);
         return;
     }
+    keep_if_novel(r, data, size, k, origin, keep_always, mark);
+    /* After the novelty decision: the probe may re-run other inputs. */
     int due = fgi_fdwatch_note(&r->fds, data, size, k, origin, &r->mut);
     if (due < 0)
         note_error(r, FG_ENOMEM);
     else if (due)
         check_descriptors(r);
+}
+
+/* Keeps a passing input when its signature or a coverage feature is new. */
+static void keep_if_novel(run *r, const uint8_t *data, size_t size, int64_t k,
+                          const char *origin, int keep_always, unsigned long mark)
+{
     uint64_t sig = r->res.sig;
     r->o->last_sig = sig;
     int novel = 0;
@@ -218,7 +242,10 @@ static void run_one(run *r, const uint8_t *data, size_t size, int64_t k, const c
         keep = 0;
     if (!keep)
         return;
-    if (fgi_corpus_add(&r->corpus, data, size, sig) != 0) {
+    fgi_cmp_int own[32]; /* arbitrary: enough for a parser's header checks */
+    size_t nown = fgi_cmp_since(mark, own, FGI_ARRAY_LEN(own));
+    if (fgi_corpus_add(&r->corpus, data, size, sig) != 0 ||
+        fgi_corpus_set_cmps(&r->corpus, r->corpus.count - 1, own, nown) != 0) {
         note_error(r, FG_ENOMEM);
         return;
     }
@@ -308,6 +335,8 @@ static void generate_one(run *r, uint64_t k)
     memcpy(r->work, base->data, size);
     r->mut.other = other->data;
     r->mut.other_size = other->size;
+    r->mut.local = base->cmps;
+    r->mut.nlocal = base->ncmps;
     size = fgi_mutate(&r->mut, r->work, size, r->max_len);
     run_one(r, r->work, size, (int64_t)k, NULL, 0);
 }
@@ -387,6 +416,8 @@ static fg_error run_open(run *r, fg_session *s, const fg_target *t)
         return FG_ENOMEM;
     r->mut.rng = &r->rng;
     r->mut.scratch = r->scratch;
+    r->mut.dict = &s->dict;
+    fgi_cmp_reset(); /* each target's run starts with empty comparison tables */
     fgi_str kpath = {0};
     fgi_str_addf(&kpath, "%s/%s/known.txt", s->opt.corpus, t->name);
     char kerr[512];

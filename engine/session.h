@@ -2,6 +2,7 @@
 #ifndef FG_SESSION_H
 #define FG_SESSION_H
 
+#include "dict.h"
 #include "options.h"
 #include "outcome.h"
 
@@ -12,6 +13,7 @@ struct fg_session {
     fgi_str report;   /* report.json target objects so far, comma-joined */
     fgi_str timing;   /* timing.json target objects so far */
     size_t nreported; /* targets in report */
+    fgi_dict dict;    /* the --dict words (empty without one) */
 };
 
 /* Appends o's deterministic summary to s->report and its times to s->timing. */

@@ -5,6 +5,7 @@
 #include "exec.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
@@ -20,24 +21,39 @@ struct fgi_watchdog {
     unsigned slowest_ms;    /* the longest a case was seen running */
 };
 
+static unsigned ms_between(const struct timespec *a, const struct timespec *b)
+{
+    long long ms = (long long)(b->tv_sec - a->tv_sec) * 1000 +
+                   (b->tv_nsec - a->tv_nsec) / 1000000;
+    return ms < 0 ? 0 : ms > (long long)UINT32_MAX ? UINT32_MAX : (unsigned)ms;
+}
+
+/* Samples the case counter every tick; times a case from the first tick that saw it with
+ * the monotonic clock (a tick cut short by a signal measures no time it did not take). */
 static void *watch(void *arg)
 {
     fgi_watchdog *w = arg;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL); /* the target's signals are not ours */
     unsigned long last = 0;
-    unsigned running_ms = 0;
-    int counted_slow = 0;
+    int counted_slow = 0, seen = 0;
+    struct timespec since = {0, 0};
     struct timespec tick = {w->tick_ms / 1000, (long)(w->tick_ms % 1000) * 1000000L};
     while (!atomic_load(&w->stop)) {
         nanosleep(&tick, NULL);
         int active;
         unsigned long now = fgi_exec_cases_started(&active);
-        if (!active || now != last) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if (!active || now != last || !seen) {
             last = now;
-            running_ms = 0;
+            since = t;
+            seen = active;
             counted_slow = 0;
             continue;
         }
-        running_ms += w->tick_ms;
+        unsigned running_ms = ms_between(&since, &t);
         if (running_ms > w->slowest_ms)
             w->slowest_ms = running_ms;
         if (running_ms >= w->slow_ms && !counted_slow) {
@@ -47,17 +63,9 @@ static void *watch(void *arg)
         if (running_ms >= w->time_ms) {
             char detail[160];
             snprintf(detail, sizeof detail,
-                     "the case ran for %u ms, past its deadline of %u ms", running_ms,
+                     "the case ran for %u+ ms, past its deadline of %u ms", running_ms,
                      w->time_ms);
-            fgi_exec_store_running("timeout", detail,
-                                   "timed out; an in-process run cannot take the case back, "
-                                   "so this process ends with status 1");
-            /* Flush the summaries printed so far, unless the stuck target holds stdout. */
-            if (ftrylockfile(stdout) == 0) {
-                fflush_unlocked(stdout);
-                funlockfile(stdout);
-            }
-            _exit(1);
+            fgi_exec_timeout(detail);
         }
     }
     return NULL;

@@ -12,9 +12,10 @@ typedef struct fgi_watchdog fgi_watchdog;
 
 /* Starts a watchdog for cases with deadline time_ms and soft (slow) threshold slow_ms.
  * The run thread never reads a clock for it: the watchdog samples the exec's case counter
- * every tick and times how long one case has been running. A case past its deadline is
- * stored as a `timeout` finding (the bytes first), and the process ends with status 1
- * (an in-process run cannot take the case back). NULL when the thread cannot start. */
+ * every tick and times, with the monotonic clock, how long one case has been running. A
+ * case past its deadline is stored as a `timeout` finding from the case's own thread
+ * (fgi_exec_timeout), and the process ends with status 1 (an in-process run cannot take
+ * the case back). NULL when the thread cannot start. */
 FGI_HIDDEN fgi_watchdog *fgi_watchdog_start(unsigned time_ms, unsigned slow_ms);
 /* Stops and joins the thread; returns the number of slow cases it saw (timing only). */
 FGI_HIDDEN unsigned long fgi_watchdog_stop(fgi_watchdog *w, unsigned *slowest_ms);

@@ -43,12 +43,12 @@ struct fg_domain;
  *            total); 0 means "nothing to say". Must not keep data after it returns.
  * what       one line for --list.
  * seed       adds built-in seed inputs with fg_seeds_add; called once per session run.
- * allowance  peak heap bytes a case of `size` input bytes may hold (reserved for the
- *            amplification oracle; NULL = the engine's documented default).
- * time_ms    per-case deadline (reserved for the bounded-time oracle; 0 = default).
+ * allowance  peak heap bytes a case of `size` input bytes may hold; an allocation past it
+ *            is an `amplification` finding (NULL = 32 MiB + 64 bytes per input byte).
+ * time_ms    per-case deadline in ms; past it, a `timeout` finding (0 = 10000).
  * max_len    the longest input the mutator generates for this target (0 = 4096).
- * unguided   1 for targets whose behaviour space is too large to guide on: no input is
- *            kept for novelty (reserved for coverage feedback).
+ * unguided   1 for targets whose behaviour space is too large to guide on: no generated
+ *            input is kept for novelty (docs/signatures.md says when).
  * domain     structured mutation (reserved, NULL).
  * flags      reserved, 0.
  * file, line filled in by FG_TARGET.                                                    */
@@ -253,7 +253,8 @@ typedef struct fg_outcome fg_outcome;
  * valid until fg_outcome_free. */
 typedef struct fg_finding {
     const char *target;   /* target name */
-    const char *kind;     /* "check", "crash", "write", ... (docs/findings.md) */
+    const char *kind;     /* "check", "crash", "write", "exit", "amplification",
+                           * "retention", "timeout" (docs/oracles.md) */
     const char *class_id; /* kind + hash of the normalised detail, e.g. "check-1f0e..." */
     const char *detail;   /* human detail: file:line and message, signal, ... */
     const uint8_t *data;  /* the exact input bytes */

@@ -20,6 +20,7 @@ typedef struct slot {
     uintptr_t key;  /* the block's address; 0 empty, 1 deleted */
     size_t size;    /* requested bytes */
     uintptr_t site; /* return address of the allocating call */
+    int case_thread; /* allocated by the thread running the case */
 } slot;
 
 #define DELETED ((uintptr_t)1)
@@ -40,6 +41,9 @@ static struct {
     int refused;            /* a refusal on a thread that could not end the case */
     size_t refused_size;
 } heap;
+
+#define ARMED() atomic_load_explicit(&heap.armed, memory_order_relaxed)
+#define SITE() ((uintptr_t)__builtin_return_address(0))
 
 static void lock(void)
 {
@@ -93,7 +97,7 @@ static void insert(void *p, size_t size, uintptr_t site)
         i = (i + 1) & mask;
     if (heap.slots[i].key == 0)
         heap.used++;
-    heap.slots[i] = (slot){(uintptr_t)p, size, site};
+    heap.slots[i] = (slot){(uintptr_t)p, size, site, fgi_exec_on_case_thread()};
     heap.count++;
     heap.live += size;
     if (heap.live > heap.peak)
@@ -159,14 +163,15 @@ static void *record(void *p, size_t size, uintptr_t site)
 {
     if (p) {
         lock();
-        insert(p, size, site);
+        /* Another thread may have been admitted just before the case ended: its block is
+         * not the next case's, so it is not recorded once the registry is disarmed. */
+        if (ARMED())
+            insert(p, size, site);
         unlock();
     }
     return p;
 }
 
-#define ARMED() atomic_load_explicit(&heap.armed, memory_order_relaxed)
-#define SITE() ((uintptr_t)__builtin_return_address(0))
 
 void *malloc(size_t size)
 {
@@ -216,9 +221,9 @@ void *realloc(void *p, size_t size)
     unlock();
     void *q = FGI_REAL(realloc)(p, size);
     lock();
-    if (q)
+    if (ARMED() && q)
         insert(q, size, SITE());
-    else if (known && size)
+    else if (ARMED() && known && size)
         insert(p, old, SITE());
     unlock();
     return q;
@@ -288,12 +293,6 @@ void fgi_heap_arm(size_t allowance)
 /* Weak: present only under LeakSanitizer (ASan). */
 extern void __lsan_ignore_object(const void *p) __attribute__((weak));
 
-static int by_value(const void *a, const void *b)
-{
-    uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 void fgi_heap_disarm(fgi_heap_report *r)
 {
     atomic_store_explicit(&heap.armed, 0, memory_order_release);
@@ -320,10 +319,12 @@ void fgi_heap_disarm(fgi_heap_report *r)
             if (!seen && r->nsites < FGI_HEAP_SITES)
                 r->sites[r->nsites++] = site;
         }
-        qsort(r->sites, r->nsites, sizeof r->sites[0], by_value);
         memset(heap.slots, 0, heap.cap * sizeof *heap.slots);
+        heap.used = 0;
     }
-    heap.used = heap.count = 0;
+    /* With nothing live the table holds only deleted slots: `used` keeps counting them,
+     * so reserve_slot rebuilds the table before probes could find no empty slot. */
+    heap.count = 0;
     heap.live = 0;
     unlock();
 }
@@ -332,8 +333,9 @@ void fgi_heap_release(void)
 {
     atomic_store_explicit(&heap.armed, 0, memory_order_release);
     lock();
+    /* Only the case thread's blocks: a thread the case started may still own its own. */
     for (size_t i = 0; heap.count && i < heap.cap; i++)
-        if (heap.slots[i].key > DELETED)
+        if (heap.slots[i].key > DELETED && heap.slots[i].case_thread)
             FGI_REAL(free)((void *)heap.slots[i].key);
     if (heap.cap)
         memset(heap.slots, 0, heap.cap * sizeof *heap.slots);

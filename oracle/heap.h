@@ -14,13 +14,14 @@
 
 #include "internal.h"
 
-#define FGI_HEAP_SITES 4 /* allocation sites kept for a retention report */
+#define FGI_HEAP_SITES 64 /* distinct allocation sites collected for a retention report */
 
 typedef struct fgi_heap_report {
     size_t live_bytes;   /* bytes the case allocated and did not free */
     size_t live_blocks;
     size_t peak_bytes;   /* the case's peak live bytes */
-    uintptr_t sites[FGI_HEAP_SITES]; /* return addresses of some live blocks (sorted) */
+    uintptr_t sites[FGI_HEAP_SITES]; /* distinct return addresses of live blocks, in no
+                                      * meaningful order: name them, then sort the names */
     unsigned nsites;
     int refused;         /* another thread's allocation was refused (amplification) */
     size_t refused_size; /* what it asked for */

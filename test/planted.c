@@ -283,3 +283,18 @@ static uint64_t saturate_run(const uint8_t *d, size_t n)
     return fg_sig(total, 0);
 }
 FG_TARGET(planted_saturate, .run = saturate_run, .what = "a signature folding a running total")
+
+/* Comparison feedback's planted bug: an 8-byte memcmp magic, then a 32-bit constant
+ * compared as one integer. Byte havoc alone needs ~2^96 tries; operands recorded from the
+ * comparisons solve each step. */
+static uint64_t magic_run(const uint8_t *d, size_t n)
+{
+    if (n < 12 || memcmp(d, "FUZZGATE", 8) != 0)
+        return fg_sig(1, n < 12);
+    uint32_t v = (uint32_t)d[8] | (uint32_t)d[9] << 8 | (uint32_t)d[10] << 16 |
+                 (uint32_t)d[11] << 24;
+    if (v == 0xC0FFEE42u)
+        abort();
+    return fg_sig(2, 0);
+}
+FG_TARGET(planted_magic, .run = magic_run, .what = "aborts past an 8-byte magic and a u32")

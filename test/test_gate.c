@@ -167,6 +167,18 @@ FG_TEST(gate_descriptor_leak_is_retention)
     expect_finding("planted_fd_leak", "retention", 0);
 }
 
+/* Comparison feedback: an 8-byte memcmp magic, then a 32-bit constant, found within the
+ * default case count in an instrumented build (make check INSTRUMENT=1). */
+FG_TEST(gate_instrumented_build_solves_a_memcmp_magic_and_a_u32)
+{
+    const char *inst = getenv("FGT_INSTRUMENT");
+    if (!inst || strcmp(inst, "1") != 0) {
+        printf("  skipped: comparison feedback needs make check INSTRUMENT=1\n");
+        return;
+    }
+    expect_finding("planted_magic", "crash", SIGABRT);
+}
+
 FG_TEST(gate_infinite_loop_is_a_timeout)
 {
     expect_finding("planted_hang", "timeout", -1);
@@ -309,4 +321,25 @@ FG_TEST(gate_every_builtin_target_has_a_corpus)
         CHECK(!missing && names.count > 0);
         fgi_names_free(&names);
     }
+}
+
+/* A real library with allocations and process-wide state of its own: the system zlib, when
+ * the build found it (planted_zlib is in build/test-planted's --list only then), passes the
+ * whole default gate with no finding of any kind. */
+FG_TEST(gate_real_library_with_global_state_is_clean)
+{
+    scratch s;
+    scratch_open(&s, "test-planted");
+    fgt_run r;
+    run_gate(&s, &r, NULL, "--list", NULL, NULL);
+    CHECK(r.exited && r.code == 0);
+    /* a line of --list that starts with the name */
+    int have = strncmp(r.out, "planted_zlib ", 13) == 0 || strstr(r.out, "\nplanted_zlib ");
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
+    if (!have) {
+        printf("  skipped: built without zlib (install zlib1g-dev)\n");
+        return;
+    }
+    expect_clean("planted_zlib");
 }

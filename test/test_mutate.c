@@ -2,6 +2,8 @@
  * what its name says; fgi_mutate's stacking and its description. */
 #include "check.h"
 
+#include "cmp.h"
+#include "exec.h"
 #include "mutate.h"
 
 #include <stdlib.h>
@@ -24,6 +26,13 @@
             fgt_fail(__FILE__, __LINE__, fgt_m_);                                          \
         }                                                                                  \
     } while (0)
+
+/* The dictionary every application below hands the mutator (NULL: none). Tests that run
+ * every mutator set it with fixtures_on(); see "fixtures" below. */
+static const fgi_dict *mut_dict;
+/* The base input's own comparisons every application gets (none unless a test sets them). */
+static const fgi_cmp_int *mut_local;
+static size_t mut_nlocal;
 
 static const fgi_mutator *mut_by_name(const char *name)
 {
@@ -68,7 +77,8 @@ static int apply_once(const fgi_mutator *mu, fgi_rng *r, const input *in, uint8_
     memset(scratch + in->max, CANARY, GUARD);
     memcpy(before, buf, cap);
     fgi_mut m = {.rng = r, .other = in->other, .other_size = in->other_size,
-                 .scratch = scratch};
+                 .scratch = scratch, .dict = mut_dict, .local = mut_local,
+                 .nlocal = mut_nlocal};
     size_t got = mu->fn(&m, buf, in->size, in->max);
     int ok = guard_intact(buf + in->max) && guard_intact(scratch + in->max);
     CHECK_MUT(guard_intact(buf + in->max), mu);
@@ -170,6 +180,114 @@ static uint64_t mask_of(unsigned w)
     return w >= 8 ? ~0ULL : (1ULL << (8 * w)) - 1;
 }
 
+/* ---- fixtures: a dictionary and comparison tables --------------------------------------- */
+
+/* dict_insert and dict_overwrite apply only with a dictionary, cmp_int and cmp_bytes only
+ * with recorded comparisons; a test that runs every mutator brackets itself with
+ * fixtures_on() and fixtures_off(). The words cover every length class a mutator meets:
+ * one byte (so dict_overwrite applies at its min_size), short, and longer. */
+static const char fixture_dict_text[] = "# the test dictionary\n"
+                                        "\n"
+                                        "kw=\"KEYWORD\"\n"
+                                        "\"\\x89PNG\\r\\n\"\n"
+                                        "sep=\"::\"\n"
+                                        "one@1=\"\\xff\"\n";
+#define FIXTURE_WORDS 4
+
+static fgi_dict fixture_dict;
+
+/* The comparison tables are filled only while a case runs (fgi_exec_in_case), so a tiny
+ * case runs through the harness with `case_body` as its body. */
+static void (*case_body)(void);
+
+static uint64_t run_case_body(const uint8_t *data, size_t size)
+{
+    (void)data;
+    (void)size;
+    case_body();
+    return 0;
+}
+
+/* Not registered (no FG_TARGET): only these tests run it. */
+static const fg_target fixture_target = {.name = "test_mutate_cmp", .run = run_case_body};
+
+/* Empties the comparison tables, then runs body as one case's body: what it compares is
+ * what the tables hold afterwards. */
+static void record_in_case(void (*body)(void))
+{
+    static const uint8_t one_byte[1] = {0};
+    fgi_exec e;
+    fgi_case_result res;
+    fgi_cmp_reset();
+    case_body = body;
+    fg_error err = fgi_exec_open(&e, &fixture_target);
+    CHECK(err == FG_OK);
+    if (err != FG_OK)
+        return;
+    CHECK(fgi_exec_reserve(&e, 1) == FG_OK);
+    fgi_exec_run(&e, one_byte, 1, &res);
+    CHECK(res.status == FGI_CASE_OK);
+    fgi_exec_close(&e);
+}
+
+void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b);
+void __sanitizer_cov_trace_cmp2(uint16_t a, uint16_t b);
+void __sanitizer_cov_trace_cmp4(uint32_t a, uint32_t b);
+void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b);
+
+/* The pair of the cmp_int test: a 4-byte magic compared as one integer. */
+#define CMP_A 0x11223344u
+#define CMP_B 0xdeadbeefu
+
+static void compare_magic_int(void)
+{
+    __sanitizer_cov_trace_cmp4(CMP_A, CMP_B);
+}
+
+/* The pair of the cmp_bytes test; fgi_cmp_note_bytes is what the memcmp family reaches
+ * in every build (interposed or through the sanitizer's hooks). */
+static void compare_magic_bytes(void)
+{
+    fgi_cmp_note_bytes("MAGICKEY", 8, "abcdefgh", 8);
+}
+
+/* Every width and both string shapes: different lengths, and the longest kept. */
+static void compare_everything(void)
+{
+    static const char long_a[] = "0123456789abcdefghijklmnopqrstuvwxyzABCD";
+    static const char long_b[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcd";
+    __sanitizer_cov_trace_cmp1(0x41, 0x7a);
+    __sanitizer_cov_trace_cmp2(0x1234, 0xfffe);
+    __sanitizer_cov_trace_cmp4(CMP_A, CMP_B);
+    __sanitizer_cov_trace_const_cmp8(0x8877665544332211ULL, 0x0102030405060708ULL);
+    fgi_cmp_note_bytes("MAGICKEY", 8, "abcdefgh", 8);
+    fgi_cmp_note_bytes("ab", 2, "LONGERWORD", 10);
+    fgi_cmp_note_bytes(long_a, sizeof long_a - 1, long_b, sizeof long_b - 1);
+}
+
+static void fixtures_on(void)
+{
+    char err[256] = "";
+    fg_error e = fgi_dict_parse("fixture", fixture_dict_text, sizeof fixture_dict_text - 1,
+                                &fixture_dict, err, sizeof err);
+    CHECK(e == FG_OK);
+    CHECK_EQ_U(fixture_dict.count, FIXTURE_WORDS);
+    mut_dict = &fixture_dict;
+    record_in_case(compare_everything);
+    fgi_rng r;
+    fgi_rng_case(&r, SEED, 1, 0);
+    CHECK(fgi_cmp_pick_int(&r) != NULL);
+    CHECK(fgi_cmp_pick_str(&r) != NULL);
+}
+
+/* Leaves no state behind for the tests that follow. */
+static void fixtures_off(void)
+{
+    mut_dict = NULL;
+    fgi_dict_free(&fixture_dict);
+    fgi_cmp_reset();
+}
+
 /* Every mutator on an empty input: a skip leaves the buffer as it was (checked by
  * apply_once); returns how many of `tries` applied. */
 static unsigned applied_on_empty(const fgi_mutator *mu, size_t max, const uint8_t *other,
@@ -193,7 +311,8 @@ static unsigned applied_on_empty(const fgi_mutator *mu, size_t max, const uint8_
 static const char *const tested[] = {
     "erase_bytes",   "insert_byte",      "insert_repeated",   "change_byte", "flip_bit",
     "shuffle_bytes", "change_ascii_int", "change_binary_int", "copy_part",   "insert_part",
-    "crossover",     "length_field",     "word_nudge",        "word_repeat", "word_delete"};
+    "crossover",     "length_field",     "word_nudge",        "word_repeat", "word_delete",
+    "dict_insert",   "dict_overwrite",   "cmp_int",           "cmp_bytes"};
 
 FG_TEST(mutate_every_mutator_has_a_test)
 {
@@ -219,6 +338,7 @@ FG_TEST(mutate_min_size_is_exact)
 {
     static const uint8_t digits[] = "4242424242", other[] = "partner";
     static uint8_t out[OUT_CAP];
+    fixtures_on(); /* else the dictionary and comparison mutators never apply */
     for (size_t mi = 0; mi < fgi_mutator_count; mi++) {
         const fgi_mutator *mu = &fgi_mutators[mi];
         unsigned min = mu->min_size;
@@ -240,6 +360,7 @@ FG_TEST(mutate_min_size_is_exact)
         }
         CHECK_MUT(applied > 0, mu);
     }
+    fixtures_off();
 }
 
 FG_TEST(mutate_every_mutator_bounded_at_every_size)
@@ -251,6 +372,7 @@ FG_TEST(mutate_every_mutator_bounded_at_every_size)
     memcpy(data + 5, "-123", 4);
     for (size_t i = 0; i < sizeof other; i++)
         other[i] = (uint8_t)(0x80 | i);
+    fixtures_on();
     for (size_t mi = 0; mi < fgi_mutator_count; mi++) {
         const fgi_mutator *mu = &fgi_mutators[mi];
         int failed = 0;
@@ -274,16 +396,18 @@ FG_TEST(mutate_every_mutator_bounded_at_every_size)
             }
         }
     }
+    fixtures_off();
 }
 
 FG_TEST(mutate_skip_on_empty_leaves_buf_unchanged)
 {
     static const uint8_t other[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    fixtures_on(); /* with a dictionary and comparisons to draw on, they still skip */
     /* These cannot do anything to an empty input: they must skip, every time. */
     static const char *const skippers[] = {
         "erase_bytes",       "change_byte", "flip_bit",    "shuffle_bytes", "change_ascii_int",
         "change_binary_int", "copy_part",   "insert_part", "length_field",  "word_nudge",
-        "word_repeat",       "word_delete"};
+        "word_repeat",       "word_delete", "dict_overwrite", "cmp_int"};
     for (size_t i = 0; i < FGI_ARRAY_LEN(skippers); i++) {
         const fgi_mutator *mu = mut_by_name(skippers[i]);
         CHECK(mu != NULL);
@@ -299,6 +423,9 @@ FG_TEST(mutate_skip_on_empty_leaves_buf_unchanged)
     CHECK(applied_on_empty(mut_by_name("insert_byte"), 32, NULL, 0, 50) == 50);
     CHECK(applied_on_empty(mut_by_name("insert_repeated"), 32, NULL, 0, 50) == 50);
     CHECK(applied_on_empty(mut_by_name("crossover"), 32, other, sizeof other, 200) > 0);
+    CHECK(applied_on_empty(mut_by_name("dict_insert"), 32, NULL, 0, 50) == 50);
+    CHECK(applied_on_empty(mut_by_name("cmp_bytes"), 32, NULL, 0, 200) > 0);
+    fixtures_off();
 }
 
 /* Runs mu TRIALS times on in; for each applied result calls the property. Returns how many
@@ -942,6 +1069,289 @@ FG_TEST(mutate_word_delete)
     CHECK(each_result(mu, &in, words_deleted, &longest, 20) == 20);
 }
 
+/* ---- dict_insert / dict_overwrite ------------------------------------------------------ */
+
+/* Where word (wn bytes) was put into in's bytes to give out: inserted at the offset
+ * (insert) or written over the wn bytes there (overwrite). The offset, or -1 when out is
+ * not that shape. */
+static long placed_at(const input *in, const uint8_t *out, size_t n, const uint8_t *w,
+                      size_t wn, int insert)
+{
+    if (insert ? n != in->size + wn : n != in->size || wn > n)
+        return -1;
+    for (size_t pos = 0; pos + wn <= n; pos++) {
+        if (memcmp(out + pos, w, wn) != 0 || memcmp(out, in->data, pos) != 0)
+            continue;
+        size_t rest = insert ? pos : pos + wn; /* where in's bytes resume */
+        if (memcmp(out + pos + wn, in->data + rest, in->size - rest) == 0)
+            return (long)pos;
+    }
+    return -1;
+}
+
+typedef struct dict_seen {
+    int insert;                    /* the shape the results must have */
+    unsigned words[FIXTURE_WORDS]; /* results per dictionary word */
+    unsigned at_start, at_end;     /* placed at offset 0 / flush with the end */
+} dict_seen;
+
+static int word_placed(const input *in, const uint8_t *out, size_t n, void *ctx)
+{
+    dict_seen *seen = ctx;
+    for (size_t k = 0; k < fixture_dict.count && k < FIXTURE_WORDS; k++) {
+        size_t wn = fixture_dict.lens[k];
+        long pos = placed_at(in, out, n, fixture_dict.words[k], wn, seen->insert);
+        if (pos < 0)
+            continue;
+        seen->words[k]++;
+        seen->at_start += pos == 0;
+        seen->at_end += (size_t)pos + wn == n;
+        return 1;
+    }
+    return 0;
+}
+
+/* With no dictionary, or one without words, a dictionary mutator never applies. */
+static void check_skips_without_words(const fgi_mutator *mu, const input *in)
+{
+    dict_seen seen = {0};
+    seen.insert = strcmp(mu->name, "dict_insert") == 0;
+    const fgi_dict *saved = mut_dict;
+    mut_dict = NULL;
+    CHECK_MUT(each_result(mu, in, word_placed, &seen, 100) == 0, mu);
+    static const char nothing[] = "# no words here\n\n   \r\n";
+    fgi_dict empty;
+    char err[128] = "";
+    CHECK(fgi_dict_parse("empty", nothing, sizeof nothing - 1, &empty, err, sizeof err) ==
+          FG_OK);
+    CHECK_EQ_U(empty.count, 0);
+    mut_dict = &empty;
+    CHECK_MUT(each_result(mu, in, word_placed, &seen, 100) == 0, mu);
+    fgi_dict_free(&empty);
+    mut_dict = saved;
+}
+
+FG_TEST(mutate_dict_insert)
+{
+    const fgi_mutator *mu = mut_by_name("dict_insert");
+    CHECK(mu != NULL);
+    if (!mu)
+        return;
+    fixtures_on();
+    uint8_t data[64];
+    distinct(data, sizeof data);
+    input in = {data, 64, 200, NULL, 0};
+    /* Grows by exactly one word's length, the word whole at the insertion point. */
+    dict_seen seen = {.insert = 1};
+    CHECK(each_result(mu, &in, word_placed, &seen, TRIALS) == TRIALS);
+    for (size_t k = 0; k < FIXTURE_WORDS; k++)
+        CHECK(seen.words[k] > 0); /* every word is drawn */
+    CHECK(seen.at_start > 0 && seen.at_end > 0);
+    /* Room for the two short words only: the others skip, the short ones still apply. */
+    in.max = 66;
+    dict_seen tight = {.insert = 1};
+    unsigned applied = each_result(mu, &in, word_placed, &tight, TRIALS);
+    CHECK(applied > 0 && applied < TRIALS);
+    CHECK(tight.words[0] == 0 && tight.words[1] == 0);
+    CHECK(tight.words[2] > 0 && tight.words[3] > 0);
+    in.max = 64; /* full */
+    CHECK(each_result(mu, &in, word_placed, &tight, 100) == 0);
+    in.max = 200;
+    check_skips_without_words(mu, &in);
+    fixtures_off();
+}
+
+FG_TEST(mutate_dict_overwrite)
+{
+    const fgi_mutator *mu = mut_by_name("dict_overwrite");
+    CHECK(mu != NULL);
+    if (!mu)
+        return;
+    fixtures_on();
+    uint8_t data[64];
+    distinct(data, sizeof data);
+    input in = {data, 64, 64, NULL, 0};
+    /* Keeps the size; the word whole over the bytes it replaced, the rest untouched. */
+    dict_seen seen = {.insert = 0};
+    CHECK(each_result(mu, &in, word_placed, &seen, TRIALS) == TRIALS);
+    for (size_t k = 0; k < FIXTURE_WORDS; k++)
+        CHECK(seen.words[k] > 0);
+    CHECK(seen.at_start > 0 && seen.at_end > 0);
+    /* A word longer than the input does not fit; the shorter ones do. */
+    in.size = 4;
+    in.max = 100;
+    dict_seen tight = {.insert = 0};
+    unsigned applied = each_result(mu, &in, word_placed, &tight, TRIALS);
+    CHECK(applied > 0 && applied < TRIALS);
+    CHECK(tight.words[0] == 0 && tight.words[1] == 0);
+    CHECK(tight.words[2] > 0 && tight.words[3] > 0);
+    in.size = 1; /* min_size: only the one-byte word */
+    dict_seen one = {.insert = 0};
+    CHECK(each_result(mu, &in, word_placed, &one, 200) > 0);
+    CHECK(one.words[0] == 0 && one.words[1] == 0 && one.words[2] == 0 && one.words[3] > 0);
+    in.size = 64;
+    check_skips_without_words(mu, &in);
+    fixtures_off();
+}
+
+/* ---- cmp_int --------------------------------------------------------------------------- */
+
+typedef struct int_seen {
+    size_t magic_at; /* where the input holds a's bytes */
+    uint8_t want[4]; /* b's bytes in the same byte order */
+    unsigned hits;   /* results with want at magic_at */
+} int_seen;
+
+static int near(uint64_t v, uint64_t x)
+{
+    return v == x || v == x + 1 || v == x - 1;
+}
+
+/* Four bytes of an operand (or it +- 1; mostly b, sometimes a), in either byte order,
+ * written over the input somewhere; nothing else changes. The same size, always. */
+static int int_written(const input *in, const uint8_t *out, size_t n, void *ctx)
+{
+    int_seen *seen = ctx;
+    size_t lo, hi;
+    if (n != in->size)
+        return 0;
+    if (!diff_span(in->data, out, n, &lo, &hi))
+        return 1; /* an operand written over the same bytes */
+    if (hi - lo >= 4)
+        return 0;
+    int shape = 0;
+    for (size_t at = hi >= 3 ? hi - 3 : 0; at <= lo && at + 4 <= n && !shape; at++)
+        for (int big = 0; big < 2 && !shape; big++) {
+            uint64_t v = load(out + at, 4, big);
+            shape = near(v, CMP_A) || near(v, CMP_B);
+        }
+    seen->hits += shape && memcmp(out + seen->magic_at, seen->want, 4) == 0;
+    return shape;
+}
+
+FG_TEST(mutate_cmp_int)
+{
+    const fgi_mutator *mu = mut_by_name("cmp_int");
+    CHECK(mu != NULL);
+    if (!mu)
+        return;
+    record_in_case(compare_magic_int);
+    uint8_t le[32], be[32];
+    distinct(le, sizeof le);
+    distinct(be, sizeof be);
+    static const uint8_t a_le[4] = {0x44, 0x33, 0x22, 0x11}, a_be[4] = {0x11, 0x22, 0x33, 0x44};
+    memcpy(le + 8, a_le, 4);
+    memcpy(be + 20, a_be, 4);
+    /* Where a is, b goes, in the byte order a was found in (often, not always: either
+     * order is tried, the operands are sometimes swapped, and now and then b +- 1). */
+    input in = {le, sizeof le, 64, NULL, 0};
+    int_seen seen = {8, {0xef, 0xbe, 0xad, 0xde}, 0};
+    CHECK(each_result(mu, &in, int_written, &seen, TRIALS) == TRIALS);
+    CHECK(seen.hits > TRIALS / 6);
+    in.data = be;
+    int_seen seen_be = {20, {0xde, 0xad, 0xbe, 0xef}, 0};
+    CHECK(each_result(mu, &in, int_written, &seen_be, TRIALS) == TRIALS);
+    CHECK(seen_be.hits > TRIALS / 6);
+    /* An input shorter than the pair's width: nowhere to write it. Exactly as wide: yes. */
+    in.size = 3;
+    CHECK(each_result(mu, &in, int_written, &seen, 100) == 0);
+    in.size = in.max = 4;
+    CHECK(each_result(mu, &in, int_written, &seen, 100) == 100);
+    /* Nothing recorded: nothing to write. */
+    fgi_cmp_reset();
+    in.size = sizeof le;
+    in.max = 64;
+    CHECK(each_result(mu, &in, int_written, &seen, 100) == 0);
+    /* The base input's own comparisons serve too, with the tables empty (they are drawn
+     * most of the time; the rest of the time the empty table gives nothing). */
+    static const fgi_cmp_int own = {CMP_A, CMP_B, 4};
+    mut_local = &own;
+    mut_nlocal = 1;
+    in.data = le;
+    int_seen local = {8, {0xef, 0xbe, 0xad, 0xde}, 0};
+    unsigned applied = each_result(mu, &in, int_written, &local, TRIALS);
+    CHECK(applied > TRIALS / 2 && applied < TRIALS);
+    CHECK(local.hits > TRIALS / 8);
+    mut_local = NULL;
+    mut_nlocal = 0;
+}
+
+/* ---- cmp_bytes ------------------------------------------------------------------------- */
+
+typedef struct bytes_seen {
+    const char *from, *to; /* the operand the input holds, and what should replace it */
+    unsigned replaced;     /* results with from replaced by to where it was */
+} bytes_seen;
+
+/* out is in with the len(o) bytes at some offset holding o replaced by w. */
+static int replaced_by(const input *in, const uint8_t *out, size_t n, const char *o,
+                       const char *w)
+{
+    size_t on = strlen(o), wn = strlen(w);
+    if (on > in->size || n != in->size - on + wn)
+        return 0;
+    for (size_t p = 0; p + on <= in->size; p++)
+        if (memcmp(in->data + p, o, on) == 0 && memcmp(out, in->data, p) == 0 &&
+            memcmp(out + p, w, wn) == 0 &&
+            memcmp(out + p + wn, in->data + p + on, in->size - p - on) == 0)
+            return 1;
+    return 0;
+}
+
+/* One operand inserted, written over the input, or put in place of the other. */
+static int operand_placed(const input *in, const uint8_t *out, size_t n, void *ctx)
+{
+    bytes_seen *seen = ctx;
+    if (replaced_by(in, out, n, seen->from, seen->to)) {
+        seen->replaced++;
+        return 1;
+    }
+    const char *ops[2] = {seen->from, seen->to};
+    for (int i = 0; i < 2; i++) {
+        const uint8_t *w = (const uint8_t *)ops[i];
+        size_t wn = strlen(ops[i]);
+        if (placed_at(in, out, n, w, wn, 1) >= 0 || placed_at(in, out, n, w, wn, 0) >= 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void compare_short_long(void)
+{
+    fgi_cmp_note_bytes("ab", 2, "LONGERWORD", 10);
+}
+
+FG_TEST(mutate_cmp_bytes)
+{
+    const fgi_mutator *mu = mut_by_name("cmp_bytes");
+    CHECK(mu != NULL);
+    if (!mu)
+        return;
+    record_in_case(compare_magic_bytes);
+    static const char text[] = "0123abcdefgh4567";
+    input in = {(const uint8_t *)text, sizeof text - 1, 64, NULL, 0};
+    bytes_seen seen = {"abcdefgh", "MAGICKEY", 0};
+    CHECK(each_result(mu, &in, operand_placed, &seen, TRIALS) == TRIALS);
+    CHECK(seen.replaced > TRIALS / 4); /* "MAGICKEY" where "abcdefgh" was */
+    /* Operands of different lengths: the replacement changes the size. */
+    record_in_case(compare_short_long);
+    static const char text2[] = "0123ab4567";
+    input in2 = {(const uint8_t *)text2, sizeof text2 - 1, 64, NULL, 0};
+    bytes_seen seen2 = {"ab", "LONGERWORD", 0};
+    CHECK(each_result(mu, &in2, operand_placed, &seen2, TRIALS) == TRIALS);
+    CHECK(seen2.replaced > TRIALS / 4);
+    /* No room for the longer operand: never replaced, still in bounds. */
+    in2.max = 12;
+    seen2.replaced = 0;
+    CHECK(each_result(mu, &in2, operand_placed, &seen2, TRIALS) > 0);
+    CHECK_EQ_U(seen2.replaced, 0);
+    /* Nothing recorded: nothing to place. */
+    fgi_cmp_reset();
+    CHECK(each_result(mu, &in, operand_placed, &seen, 100) == 0);
+    in.size = 0;
+    CHECK(each_result(mu, &in, operand_placed, &seen, 100) == 0);
+}
+
 /* ---- fgi_mutate ------------------------------------------------------------------------ */
 
 FG_TEST(mutate_stack_never_exceeds_max)
@@ -952,6 +1362,7 @@ FG_TEST(mutate_stack_never_exceeds_max)
     for (size_t i = 0; i < sizeof other; i++)
         other[i] = (uint8_t)fgi_rng_next(&gen);
     static const size_t maxes[] = {0, 1, 2, 3, 4, 7, 8, 64, 513};
+    fixtures_on();
     for (unsigned it = 0; it < 6000; it++) {
         size_t max = it < 900 ? maxes[it % FGI_ARRAY_LEN(maxes)]
                               : (size_t)fgi_rng_below(&gen, 600);
@@ -966,7 +1377,7 @@ FG_TEST(mutate_stack_never_exceeds_max)
         if (!buf || !scratch) {
             free(buf);
             free(scratch);
-            return;
+            break;
         }
         for (size_t i = 0; i < size; i++)
             buf[i] = it % 3 ? (uint8_t)fgi_rng_next(&gen) : (uint8_t)('0' + i % 11);
@@ -974,7 +1385,7 @@ FG_TEST(mutate_stack_never_exceeds_max)
         memset(scratch + max, CANARY, GUARD);
         fgi_rng r;
         fgi_rng_case(&r, SEED, 7, it);
-        fgi_mut m = {.rng = &r, .scratch = scratch};
+        fgi_mut m = {.rng = &r, .scratch = scratch, .dict = mut_dict};
         if (it % 5) {
             m.other = other;
             m.other_size = (size_t)fgi_rng_below(&gen, sizeof other);
@@ -995,6 +1406,7 @@ FG_TEST(mutate_stack_never_exceeds_max)
         if (!ok)
             break;
     }
+    fixtures_off();
 }
 
 FG_TEST(mutate_stack_empty_with_no_room)
@@ -1022,13 +1434,15 @@ FG_TEST(mutate_stack_records_what_it_applied)
     unsigned seen_count[6] = {0}, seen_mut[64] = {0};
     uint8_t buf[128], scratch[128], other[16];
     memset(other, 'o', sizeof other);
+    fixtures_on(); /* every mutator can apply only with a dictionary and comparisons */
     for (uint64_t k = 0; k < 3000; k++) {
         size_t size = 1 + k % 100, max = size + (k % 3 ? 28 : 0);
         for (size_t i = 0; i < size; i++)
             buf[i] = (uint8_t)(i * 13 + k);
         fgi_rng r;
         fgi_rng_case(&r, SEED, 9, k);
-        fgi_mut m = {.rng = &r, .scratch = scratch, .other = other, .other_size = sizeof other};
+        fgi_mut m = {.rng = &r, .scratch = scratch, .other = other, .other_size = sizeof other,
+                     .dict = mut_dict};
         (void)fgi_mutate(&m, buf, size, max);
         CHECK(m.napplied >= 1 && m.napplied <= 5);
         if (m.napplied < 1 || m.napplied > 5)
@@ -1044,6 +1458,7 @@ FG_TEST(mutate_stack_records_what_it_applied)
         CHECK(seen_count[c] > at_least[c]);
     for (size_t i = 0; i < fgi_mutator_count && i < 64; i++)
         CHECK_MUT(seen_mut[i] > 0, &fgi_mutators[i]); /* every mutator is picked */
+    fixtures_off();
 }
 
 FG_TEST(mutate_stack_is_deterministic)
@@ -1051,6 +1466,7 @@ FG_TEST(mutate_stack_is_deterministic)
     uint8_t a[300], b[300], sa[300], sb[300], other[50];
     for (size_t i = 0; i < sizeof other; i++)
         other[i] = (uint8_t)(i * 7);
+    fixtures_on();
     for (uint64_t k = 0; k < 2000; k++) {
         size_t size = k % 200, max = 300 - k % 50;
         for (size_t i = 0; i < size; i++)
@@ -1058,8 +1474,10 @@ FG_TEST(mutate_stack_is_deterministic)
         fgi_rng ra, rb;
         fgi_rng_case(&ra, SEED, 10, k);
         rb = ra;
-        fgi_mut ma = {.rng = &ra, .scratch = sa, .other = other, .other_size = sizeof other};
-        fgi_mut mb = {.rng = &rb, .scratch = sb, .other = other, .other_size = sizeof other};
+        fgi_mut ma = {.rng = &ra, .scratch = sa, .other = other, .other_size = sizeof other,
+                      .dict = mut_dict};
+        fgi_mut mb = {.rng = &rb, .scratch = sb, .other = other, .other_size = sizeof other,
+                      .dict = mut_dict};
         memset(sa, 1, sizeof sa); /* scratch contents must not matter */
         memset(sb, 2, sizeof sb);
         size_t na = fgi_mutate(&ma, a, size, max), nb = fgi_mutate(&mb, b, size, max);
@@ -1069,6 +1487,7 @@ FG_TEST(mutate_stack_is_deterministic)
         if (!same)
             break;
     }
+    fixtures_off();
 }
 
 FG_TEST(mutate_stack_usually_changes_the_input)
@@ -1077,6 +1496,7 @@ FG_TEST(mutate_stack_usually_changes_the_input)
      * case must still differ from its input. */
     uint8_t buf[200], orig[200], scratch[200];
     unsigned same = 0;
+    fixtures_on();
     for (uint64_t k = 0; k < 4000; k++) {
         size_t size = 1 + k % 150;
         for (size_t i = 0; i < size; i++)
@@ -1084,10 +1504,11 @@ FG_TEST(mutate_stack_usually_changes_the_input)
         memcpy(buf, orig, size);
         fgi_rng r;
         fgi_rng_case(&r, SEED, 11, k);
-        fgi_mut m = {.rng = &r, .scratch = scratch};
+        fgi_mut m = {.rng = &r, .scratch = scratch, .dict = mut_dict};
         size_t n = fgi_mutate(&m, buf, size, 200);
         same += n == size && memcmp(buf, orig, n) == 0;
     }
+    fixtures_off();
     CHECK(same < 40); /* under 1% */
 }
 

@@ -1,0 +1,42 @@
+/* engine/cmp.h — comparison feedback: the operands of recent comparisons, for mutation.
+ *
+ * Filled by the trace-cmp/trace-switch callbacks of instrumented code and by the memcmp
+ * family (interposed in plain builds, observed through the sanitizer's weak hooks under
+ * ASan), only while a case runs. It is a ring in execution order, so its contents are a
+ * function of the cases run so far and the determinism contract holds; each target's run
+ * starts it empty.
+ */
+#ifndef FG_CMP_H
+#define FG_CMP_H
+
+#include "rng.h"
+
+#define FGI_CMP_INTS 256 /* integer pairs kept; arbitrary, libFuzzer keeps a few hundred */
+#define FGI_CMP_STRS 64  /* byte-string pairs kept */
+#define FGI_CMP_STR_MAX 32
+
+typedef struct fgi_cmp_int {
+    uint64_t a, b; /* the operands */
+    uint8_t width; /* 1, 2, 4 or 8 bytes */
+} fgi_cmp_int;
+
+typedef struct fgi_cmp_str {
+    uint8_t a[FGI_CMP_STR_MAX], b[FGI_CMP_STR_MAX];
+    uint8_t alen, blen;
+} fgi_cmp_str;
+
+/* Empties the tables (a target's run starts here). */
+FGI_HIDDEN void fgi_cmp_reset(void);
+/* A random recorded pair, or NULL when none has been recorded. */
+FGI_HIDDEN const fgi_cmp_int *fgi_cmp_pick_int(fgi_rng *r);
+FGI_HIDDEN const fgi_cmp_str *fgi_cmp_pick_str(fgi_rng *r);
+/* A mark in the integer ring: how many pairs have been recorded so far. */
+FGI_HIDDEN unsigned long fgi_cmp_mark(void);
+/* Copies the pairs recorded since mark (the most recent, at most cap) to out; returns how
+ * many. This is one input's own comparisons: its input-to-state correspondence. */
+FGI_HIDDEN size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap);
+
+/* Records a comparison of two byte strings (memcmp and friends); only during a case. */
+FGI_HIDDEN void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen);
+
+#endif
