@@ -17,6 +17,7 @@ static struct {
 
 void fgi_cmp_reset(void)
 {
+    fgi_strhook_link();
     cmp.nints = cmp.nstrs = 0;
 }
 

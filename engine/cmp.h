@@ -25,6 +25,9 @@ typedef struct fgi_cmp_str {
     uint8_t alen, blen;
 } fgi_cmp_str;
 
+/* Does nothing; its reference keeps strhook.o (the memcmp-family observers) linked. */
+FGI_HIDDEN void fgi_strhook_link(void);
+
 /* Empties the tables (a target's run starts here). */
 FGI_HIDDEN void fgi_cmp_reset(void);
 /* A random recorded pair, or NULL when none has been recorded. */

@@ -18,6 +18,7 @@
 
 #define MAX_MODULES 64
 #define PC_MAP_SIZE (1u << 16) /* trace-pc map; arbitrary, AFL's size */
+#define PC_TOUCHED 4096        /* slots remembered so reset and scan skip the rest */
 
 typedef struct module {
     uint8_t *counters;   /* one byte per edge */
@@ -35,6 +36,8 @@ static struct {
     int enabled;               /* any instrumentation seen */
     uint8_t pc_map[PC_MAP_SIZE];
     int pc_used;               /* trace-pc fired at least once */
+    uint32_t touched[PC_TOUCHED]; /* pc_map slots that went 0 -> 1 this case... */
+    unsigned ntouched;         /* ...how many; PC_TOUCHED + 1 = too many, scan the map */
     uintptr_t last_lo, last_hi; /* the module range of the last trace-pc lookup */
     uint64_t last_id;
 } cov;
@@ -154,7 +157,14 @@ void __sanitizer_cov_trace_pc(void)
         cov.enabled = cov.pc_used = 1;
     }
     uint64_t h = fg_mix64(cov.last_id ^ (pc - cov.last_lo));
-    uint8_t *c = &cov.pc_map[h & (PC_MAP_SIZE - 1)];
+    uint32_t slot = (uint32_t)(h & (PC_MAP_SIZE - 1));
+    uint8_t *c = &cov.pc_map[slot];
+    if (*c == 0) {
+        if (cov.ntouched < PC_TOUCHED)
+            cov.touched[cov.ntouched] = slot;
+        if (cov.ntouched <= PC_TOUCHED)
+            cov.ntouched++;
+    }
     if (*c != 255)
         (*c)++;
 }
@@ -170,8 +180,14 @@ void fgi_cov_reset(void)
 {
     for (unsigned i = 0; i < cov.nmods; i++)
         memset(cov.mods[i].counters, 0, cov.mods[i].count);
-    if (cov.pc_used)
-        memset(cov.pc_map, 0, sizeof cov.pc_map);
+    if (cov.pc_used) {
+        if (cov.ntouched > PC_TOUCHED)
+            memset(cov.pc_map, 0, sizeof cov.pc_map);
+        else
+            for (unsigned i = 0; i < cov.ntouched; i++)
+                cov.pc_map[cov.touched[i]] = 0;
+        cov.ntouched = 0;
+    }
 }
 
 static unsigned bucket(uint8_t hits)
@@ -209,8 +225,15 @@ size_t fgi_cov_features(void (*fn)(void *ctx, uint64_t feature), void *ctx)
     size_t hit = 0;
     for (unsigned i = 0; i < cov.nmods; i++)
         hit += scan(cov.mods[i].counters, cov.mods[i].count, cov.mods[i].id, fn, ctx);
-    if (cov.pc_used)
+    if (cov.pc_used && cov.ntouched > PC_TOUCHED) {
         hit += scan(cov.pc_map, PC_MAP_SIZE, 0x7063, fn, ctx);
+    } else if (cov.pc_used) {
+        for (unsigned i = 0; i < cov.ntouched; i++) {
+            uint32_t j = cov.touched[i];
+            hit++;
+            fn(ctx, fg_mix64(0x7063 ^ ((uint64_t)j << 3 | bucket(cov.pc_map[j]))));
+        }
+    }
     return hit;
 }
 

@@ -1,0 +1,272 @@
+# bench/find.sh — time-to-find planted bugs: fuzzgate (gcc and clang coverage) beside libFuzzer.
+#
+# Run by `make bench-find` after `make all`. Builds, in $B/find, three binaries over the
+# same bodies (bench/find/bugs.c), each with its engine's instrumentation and -fno-builtin:
+#   fuzzgate-gcc    bugs under gcc -fsanitize-coverage=trace-pc,trace-cmp (fg_main.c)
+#   fuzzgate-clang  bugs under clang -fsanitize-coverage=inline-8bit-counters,pc-table,
+#                   trace-cmp (fg_main.c)
+#   libFuzzer       bugs under clang -fsanitize=fuzzer (lf_main.c, the bug named by FIND_BUG)
+# Both fuzzgate binaries link the engine from $B (built by $CC, never instrumented); it is
+# C, so a clang-compiled target links with a gcc-built library and the other way round.
+# Then every bug runs on every engine for each seed in FIND_SEEDS, interleaved, from an
+# empty corpus, under one budget: FIND_CASES cases, cut at FIND_SECONDS of wall clock
+# (libFuzzer's -max_total_time; `timeout` around fuzzgate, which has no such pair).
+#
+# Cases to find: fuzzgate's finding says `origin: case N` (0-based), so N + 1 generated
+# cases; libFuzzer's -print_final_stats=1 gives stat::number_of_executed_units, which
+# counts its two start-up inputs and the crashing one. Seconds to find: the wall clock
+# around the whole process, start-up included, the same way for every engine. A median is
+# over all seeds with a miss counted as worse than any find, so it is "-" when half or
+# more of the runs missed. A measurement, not a test: nothing here judges the numbers;
+# the exit status is non-zero only when something fails to build or run.
+#
+# Environment: CC (what built $B; default cc), GCC (default gcc, or $CC when it is not
+# clang), CLANG (default clang), B (build directory, default build), OPT (default -O2),
+# FIND_SEEDS (default "1 2 3"), FIND_CASES (default 10000000), FIND_SECONDS (default 60),
+# FIND_BUGS (default: all seven).
+set -eu
+
+CC=${CC:-cc}
+CLANG=${CLANG:-clang}
+B=${B:-build}
+OPT=${OPT:--O2}
+SEEDS=${FIND_SEEDS:-1 2 3}
+CASES=${FIND_CASES:-10000000}
+SECONDS_CAP=${FIND_SECONDS:-60}
+BUGS=${FIND_BUGS:-magic4 memcmp8 strcmp ladder16 switch2 lenfield maze}
+if [ -z "${GCC:-}" ]; then
+    if "$CC" --version 2>/dev/null | grep -q clang; then GCC=gcc; else GCC=$CC; fi
+fi
+
+die() {
+    echo "bench-find: $*" >&2
+    exit 2
+}
+
+case $CASES in '' | *[!0-9]* | 0) die "FIND_CASES='$CASES' is not a positive count" ;; esac
+case $SECONDS_CAP in
+'' | *[!0-9]* | 0) die "FIND_SECONDS='$SECONDS_CAP' is not a positive count" ;;
+esac
+[ -n "$SEEDS" ] || die "FIND_SEEDS is empty"
+for s in $SEEDS; do
+    case $s in *[!0-9]*) die "FIND_SEEDS: '$s' is not a seed" ;; esac
+done
+for bug in $BUGS; do
+    grep -q "^static int bug_$bug(" bench/find/bugs.c 2>/dev/null ||
+        die "FIND_BUGS: no bug '$bug' in bench/find/bugs.c"
+done
+if [ ! -f "$B/libfuzzgate.a" ] || [ ! -f "$B/engine/driver_main.o" ]; then
+    die "$B/libfuzzgate.a or $B/engine/driver_main.o is missing: run 'make all' first"
+fi
+if [ -f "$B/flags.stamp" ] && grep -q -e '-fsanitize=' "$B/flags.stamp"; then
+    die "$B was built with a sanitizer; time-to-find wants a plain engine (another B)"
+fi
+
+now() {
+    date +%s.%N
+}
+case $(now) in *[!0-9.]*) die "'date +%s.%N' gives no nanoseconds here; cannot time runs" ;; esac
+
+# A wall-clock cap for fuzzgate runs, when coreutils' timeout is there.
+CAP=
+if command -v timeout >/dev/null 2>&1; then
+    CAP="timeout $SECONDS_CAP"
+else
+    echo "bench-find: no 'timeout' command: fuzzgate runs are capped by cases only" >&2
+fi
+
+# ---- build ------------------------------------------------------------------------------
+D=$B/find
+LOGS=$D/logs
+mkdir -p "$D" "$LOGS"
+WARN="-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wundef -Wvla"
+CFLAGS_FIND="-std=c11 -D_GNU_SOURCE -g $OPT $WARN -fno-builtin -Iinclude"
+GCC_COV="-fsanitize-coverage=trace-pc,trace-cmp"
+CLANG_COV="-fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp"
+
+ENGINES=
+SKIPPED=
+
+# Builds one fuzzgate binary: $1 engine name, $2 compiler, $3 coverage flags.
+build_fuzzgate() {
+    log=$D/build-$1.log
+    # shellcheck disable=SC2086 # the flag variables are lists
+    if "$2" $CFLAGS_FIND $3 -c bench/find/fg_main.c -o "$D/$1.o" >"$log" 2>&1 &&
+        "$2" -o "$D/$1" "$D/$1.o" "$B/engine/driver_main.o" "$B/libfuzzgate.a" \
+            -lpthread >>"$log" 2>&1; then
+        ENGINES="$ENGINES $1"
+    else
+        die "cannot build $D/$1 with $2; see $log"
+    fi
+}
+
+if command -v "$GCC" >/dev/null 2>&1; then
+    build_fuzzgate fuzzgate-gcc "$GCC" "$GCC_COV"
+else
+    SKIPPED="$SKIPPED fuzzgate-gcc ('$GCC' is not installed);"
+fi
+if command -v "$CLANG" >/dev/null 2>&1; then
+    build_fuzzgate fuzzgate-clang "$CLANG" "$CLANG_COV"
+    # shellcheck disable=SC2086
+    if "$CLANG" $CFLAGS_FIND -fsanitize=fuzzer -o "$D/libfuzzer" bench/find/lf_main.c \
+        >"$D/build-libfuzzer.log" 2>&1; then
+        ENGINES="$ENGINES libfuzzer"
+    else
+        SKIPPED="$SKIPPED libFuzzer ('$CLANG -fsanitize=fuzzer' does not link; see"
+        SKIPPED="$SKIPPED $D/build-libfuzzer.log);"
+    fi
+else
+    SKIPPED="$SKIPPED fuzzgate-clang and libFuzzer ('$CLANG' is not installed);"
+fi
+[ -n "$ENGINES" ] || die "no engine could be built:$SKIPPED"
+
+# ---- run --------------------------------------------------------------------------------
+RESULTS=$D/results.txt
+CORPUS=$D/corpus
+OUT=$D/out
+: >"$RESULTS"
+
+# One run: $1 engine, $2 bug, $3 seed. Appends "bug engine seed found cases seconds" to
+# $RESULTS (found 0: cases and seconds are what the budget allowed). Every option that
+# shapes a fuzzgate run is given, so no FUZZGATE_* variable can turn it into another.
+run_one() {
+    rm -rf "$CORPUS" "$OUT"
+    mkdir -p "$CORPUS" "$OUT"
+    log=$LOGS/$2-$1-$3.log
+    t0=$(now)
+    case $1 in
+    fuzzgate-*)
+        rc=0
+        $CAP "$D/$1" --seed="$3" --cases="$CASES" --seconds=0 --max-len=0 --dict= \
+            --timeout-ms=0 --no-verbose --corpus="$CORPUS" --findings="$OUT" \
+            "find_$2" >"$log" 2>&1 || rc=$?
+        t1=$(now)
+        txt=
+        for f in "$OUT/find_$2/"*.txt; do
+            [ -f "$f" ] && txt=$f
+        done
+        if [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ]; then
+            [ -z "$txt" ] || die "$1 $2 seed $3: exit $rc with a finding; see $log"
+            found=0
+            cases=$CASES
+            [ "$rc" -eq 0 ] || cases=-
+        elif [ -n "$txt" ] && grep -q '^kind: crash$' "$txt" && grep -q SIGABRT "$txt"; then
+            found=1
+            n=$(sed -n 's/^origin: case \([0-9][0-9]*\)$/\1/p' "$txt")
+            [ -n "$n" ] || die "$1 $2 seed $3: no 'origin: case N' in $txt"
+            cases=$((n + 1))
+        else
+            die "$1 $2 seed $3: exit $rc and no SIGABRT crash finding; see $log"
+        fi
+        ;;
+    libfuzzer)
+        rc=0
+        FIND_BUG=$2 "$D/libfuzzer" -seed="$3" -runs="$CASES" -max_len=64 \
+            -max_total_time="$SECONDS_CAP" -print_final_stats=1 -artifact_prefix="$OUT/" \
+            "$CORPUS" >"$log" 2>&1 || rc=$?
+        t1=$(now)
+        cases=$(sed -n 's/^stat::number_of_executed_units: *\([0-9][0-9]*\).*/\1/p' "$log")
+        [ -n "$cases" ] || die "$1 $2 seed $3: no stat::number_of_executed_units; see $log"
+        if [ "$rc" -eq 0 ]; then
+            found=0
+        elif grep -q 'ERROR: libFuzzer: deadly signal' "$log"; then
+            found=1
+        else
+            die "$1 $2 seed $3: exit $rc and no deadly signal; see $log"
+        fi
+        ;;
+    esac
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }')
+    echo "$2 $1 $3 $found $cases $secs" >>"$RESULTS"
+}
+
+# shellcheck disable=SC2086 # SEEDS is a list
+set -- $SEEDS
+NSEEDS=$#
+echo "bench-find: budget $CASES cases or $SECONDS_CAP s a run, seeds $SEEDS, empty corpus," \
+    "max_len 64"
+for e in $ENGINES; do
+    case $e in
+    fuzzgate-gcc) how="$("$GCC" --version | sed 1q) $OPT $GCC_COV -fno-builtin" ;;
+    fuzzgate-clang) how="$("$CLANG" --version | sed 1q) $OPT $CLANG_COV -fno-builtin" ;;
+    libfuzzer) how="$("$CLANG" --version | sed 1q) $OPT -fsanitize=fuzzer -fno-builtin" ;;
+    esac
+    echo "bench-find: $e: $how"
+done
+[ -z "$SKIPPED" ] || echo "bench-find: skipped:$SKIPPED"
+
+for bug in $BUGS; do
+    for s in $SEEDS; do
+        for e in $ENGINES; do
+            run_one "$e" "$bug" "$s"
+        done
+    done
+    echo "  $bug: done" >&2
+done
+rm -rf "$CORPUS" "$OUT"
+
+# ---- table ------------------------------------------------------------------------------
+# One row per bug and engine, in run order, then a summary line per engine. awk's sort is
+# by hand: POSIX awk has none.
+echo
+awk -v nseeds="$NSEEDS" -v engines="$ENGINES" -v bugs="$BUGS" -v seeds="$SEEDS" '
+function med(vals, oks, n,    i, j, t, u, a, b) {
+    # misses sort after every find; the median of an even count is the mean of the two
+    for (i = 1; i <= n; i++)
+        for (j = i + 1; j <= n; j++)
+            if (oks[j] > oks[i] || (oks[j] == oks[i] && vals[j] < vals[i])) {
+                t = vals[i]; vals[i] = vals[j]; vals[j] = t
+                u = oks[i]; oks[i] = oks[j]; oks[j] = u
+            }
+    if (n % 2)
+        return oks[(n + 1) / 2] ? vals[(n + 1) / 2] : "-"
+    a = n / 2; b = a + 1
+    if (!oks[a] || !oks[b])
+        return "-"
+    return (vals[a] + vals[b]) / 2
+}
+{ key = $1 " " $2; k = ++cnt[key]; found[key, k] = $4; cs[key, k] = $5; sec[key, k] = $6 }
+END {
+    ne = split(engines, E, " "); nb = split(bugs, Bg, " "); split(seeds, S, " ")
+    hdr = sprintf("%-9s %-15s", "bug", "engine")
+    for (i = 1; i <= nseeds; i++)
+        hdr = hdr sprintf(" %10s", "seed " S[i])
+    hdr = hdr sprintf(" %12s %10s %6s", "median cases", "median s", "found")
+    print hdr
+    for (b = 1; b <= nb; b++) {
+        for (e = 1; e <= ne; e++) {
+            key = Bg[b] " " E[e]; n = cnt[key]; ok = 0
+            line = sprintf("%-9s %-15s", Bg[b], E[e])
+            for (i = 1; i <= n; i++) {
+                line = line sprintf(" %10s", found[key, i] ? cs[key, i] : "miss")
+                vc[i] = cs[key, i]; oc[i] = found[key, i]
+                vs[i] = sec[key, i]; os[i] = found[key, i]
+                ok += found[key, i]
+                runs[E[e]]++; hits[E[e]] += found[key, i]; total[E[e]] += sec[key, i]
+            }
+            mc = med(vc, oc, n); ms = med(vs, os, n)
+            line = line sprintf(" %12s %10s %6s", mc == "-" ? "-" : sprintf("%.0f", mc),
+                                ms == "-" ? "-" : sprintf("%.3f", ms), ok "/" n)
+            print line
+            mcase[b, e] = mc
+            if (ok == n) all[E[e]]++
+        }
+    }
+    print ""
+    for (e = 1; e <= ne; e++) {
+        # geometric mean of median cases over the bugs whose median every engine has
+        lg = 0; m = 0
+        for (b = 1; b <= nb; b++) {
+            every = 1
+            for (f = 1; f <= ne; f++)
+                if (mcase[b, f] == "-") every = 0
+            if (every) { lg += log(mcase[b, e]); m++ }
+        }
+        printf "%-15s found %d/%d runs, %d/%d bugs on every seed, %.1f s in all", E[e],
+               hits[E[e]], runs[E[e]], all[E[e]] + 0, nb, total[E[e]]
+        if (m)
+            printf ", geometric mean of median cases %.0f (over %d bugs)", exp(lg / m), m
+        printf "\n"
+    }
+}' "$RESULTS"
+echo "(cases: per seed, to the crash; 'miss' = not found within the budget; logs in $LOGS)"

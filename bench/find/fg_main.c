@@ -1,0 +1,27 @@
+/* bench/find/fg_main.c — the planted bugs of bench/find/bugs.c as fuzzgate targets. */
+#include "fuzzgate.h"
+
+#include <stdlib.h>
+
+#include "bugs.c"
+
+/* One target per bug, named find_NAME: the body aborts when the bug is hit, so the crash
+ * oracle stores the finding (its .txt says `origin: case N`) and the process dies of
+ * SIGABRT. It returns no signature: coverage and comparisons are all the guidance, as
+ * they are for libFuzzer. */
+#define FIND_TARGET(name, text)                                                            \
+    static uint64_t find_##name##_run(const uint8_t *d, size_t n)                          \
+    {                                                                                      \
+        if (bug_##name(d, n))                                                              \
+            abort();                                                                       \
+        return 0;                                                                          \
+    }                                                                                      \
+    FG_TARGET(find_##name, .run = find_##name##_run, .what = text, .max_len = 64)
+
+FIND_TARGET(magic4, "a 4-byte magic compared as one integer")
+FIND_TARGET(memcmp8, "an 8-byte magic behind memcmp")
+FIND_TARGET(strcmp, "a keyword behind strcmp after a text prefix")
+FIND_TARGET(ladder16, "16 nested byte comparisons")
+FIND_TARGET(switch2, "two levels of 32-bit opcode switches")
+FIND_TARGET(lenfield, "an off-by-one u16 length guard")
+FIND_TARGET(maze, "an 8x8 maze walked by the input")
