@@ -21,6 +21,16 @@ void fgi_cmp_reset(void)
     cmp.nints = cmp.nstrs = 0;
 }
 
+int fgi_cmp_have_ints(void)
+{
+    return cmp.nints != 0;
+}
+
+int fgi_cmp_have_strs(void)
+{
+    return cmp.nstrs != 0;
+}
+
 const fgi_cmp_int *fgi_cmp_pick_int(fgi_rng *r)
 {
     unsigned long n = cmp.nints < FGI_CMP_INTS ? cmp.nints : FGI_CMP_INTS;

@@ -30,6 +30,10 @@ FGI_HIDDEN void fgi_strhook_link(void);
 
 /* Empties the tables (a target's run starts here). */
 FGI_HIDDEN void fgi_cmp_reset(void);
+/* Whether any integer / string pair has been recorded (so the mutators using them can
+ * apply). */
+FGI_HIDDEN int fgi_cmp_have_ints(void);
+FGI_HIDDEN int fgi_cmp_have_strs(void);
 /* A random recorded pair, or NULL when none has been recorded. */
 FGI_HIDDEN const fgi_cmp_int *fgi_cmp_pick_int(fgi_rng *r);
 FGI_HIDDEN const fgi_cmp_str *fgi_cmp_pick_str(fgi_rng *r);

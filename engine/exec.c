@@ -328,7 +328,8 @@ static void run_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_res
         }
     } else {
         fgi_heap_release();
-        memset(heap, 0, sizeof *heap);
+        heap->live_bytes = heap->live_blocks = 0;
+        heap->nsites = 0;
         res->status = FGI_CASE_ENDED;
         res->sig = 0;
     }

@@ -447,47 +447,59 @@ static size_t cmp_bytes(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
 }
 
 const fgi_mutator fgi_mutators[] = {
-    {"erase_bytes", erase_bytes, 1},
-    {"insert_byte", insert_byte, 0},
-    {"insert_repeated", insert_repeated, 0},
-    {"change_byte", change_byte, 1},
-    {"flip_bit", flip_bit, 1},
-    {"shuffle_bytes", shuffle_bytes, 2},
-    {"change_ascii_int", change_ascii_int, 1},
-    {"change_binary_int", change_binary_int, 1},
-    {"copy_part", copy_part, 2},
-    {"insert_part", insert_part, 1},
-    {"crossover", crossover, 0},
-    {"length_field", length_field, 1},
-    {"word_nudge", word_nudge, 1},
-    {"word_repeat", word_repeat, 1},
-    {"word_delete", word_delete, 1},
-    {"dict_insert", dict_insert, 0},
-    {"dict_overwrite", dict_overwrite, 1},
-    {"cmp_int", cmp_int, 1},
-    {"cmp_bytes", cmp_bytes, 0},
+    {"erase_bytes", erase_bytes, 1, 0},
+    {"insert_byte", insert_byte, 0, 0},
+    {"insert_repeated", insert_repeated, 0, 0},
+    {"change_byte", change_byte, 1, 0},
+    {"flip_bit", flip_bit, 1, 0},
+    {"shuffle_bytes", shuffle_bytes, 2, 0},
+    {"change_ascii_int", change_ascii_int, 1, 0},
+    {"change_binary_int", change_binary_int, 1, 0},
+    {"copy_part", copy_part, 2, 0},
+    {"insert_part", insert_part, 1, 0},
+    {"crossover", crossover, 0, FGI_NEEDS_OTHER},
+    {"length_field", length_field, 1, 0},
+    {"word_nudge", word_nudge, 1, 0},
+    {"word_repeat", word_repeat, 1, 0},
+    {"word_delete", word_delete, 1, 0},
+    {"dict_insert", dict_insert, 0, FGI_NEEDS_DICT},
+    {"dict_overwrite", dict_overwrite, 1, FGI_NEEDS_DICT},
+    {"cmp_int", cmp_int, 1, FGI_NEEDS_CMP_INT},
+    {"cmp_bytes", cmp_bytes, 0, FGI_NEEDS_CMP_STR},
 };
 const size_t fgi_mutator_count = FGI_ARRAY_LEN(fgi_mutators);
 
 #define NMUT FGI_ARRAY_LEN(fgi_mutators)
 #define MAX_MIN_SIZE 2
 
-/* For each input size 0..MAX_MIN_SIZE (larger sizes use the last), the mutators that may
- * apply, in table order. A pure function of the table, so every process builds the same
- * lists; computed once, read-only after. */
+#define NEEDS_COMBOS 16
+
+/* For each input size 0..MAX_MIN_SIZE (larger sizes use the last) and each combination of
+ * what is present (FGI_NEEDS_* bits), the mutators that may apply, in table order. A pure
+ * function of the table, so every process builds the same lists; computed once, read-only
+ * after. */
 static struct {
     int ready;
-    uint8_t list[MAX_MIN_SIZE + 1][NMUT];
-    uint8_t count[MAX_MIN_SIZE + 1];
+    uint8_t list[MAX_MIN_SIZE + 1][NEEDS_COMBOS][NMUT];
+    uint8_t count[MAX_MIN_SIZE + 1][NEEDS_COMBOS];
 } eligible;
 
 static void build_eligible(void)
 {
     for (unsigned s = 0; s <= MAX_MIN_SIZE; s++)
-        for (size_t k = 0; k < NMUT; k++)
-            if (fgi_mutators[k].min_size <= s)
-                eligible.list[s][eligible.count[s]++] = (uint8_t)k;
+        for (unsigned have = 0; have < NEEDS_COMBOS; have++)
+            for (size_t k = 0; k < NMUT; k++)
+                if (fgi_mutators[k].min_size <= s && (fgi_mutators[k].needs & ~have) == 0)
+                    eligible.list[s][have][eligible.count[s][have]++] = (uint8_t)k;
     eligible.ready = 1;
+}
+
+static unsigned present(const fgi_mut *m)
+{
+    return (m->other && m->other_size ? FGI_NEEDS_OTHER : 0u) |
+           (m->dict && m->dict->count ? FGI_NEEDS_DICT : 0u) |
+           (m->nlocal || fgi_cmp_have_ints() ? FGI_NEEDS_CMP_INT : 0u) |
+           (fgi_cmp_have_strs() ? FGI_NEEDS_CMP_STR : 0u);
 }
 
 size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
@@ -495,12 +507,13 @@ size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
     FG_ASSERT(size <= max);
     if (!eligible.ready)
         build_eligible();
+    unsigned have = present(m);
     /* 1 + the trailing zeros of a draw, capped at 5: 1/2, 1/4, 1/8, 1/16, 1/16. */
     unsigned want = 1 + (unsigned)__builtin_ctzll(fgi_rng_next(m->rng) | (1ULL << 4));
     m->napplied = 0;
     for (unsigned tries = 0; m->napplied < want && tries < 4 * want + 8; tries++) {
         unsigned s = size < MAX_MIN_SIZE ? (unsigned)size : MAX_MIN_SIZE;
-        size_t k = eligible.list[s][fgi_rng_below(m->rng, eligible.count[s])];
+        size_t k = eligible.list[s][have][fgi_rng_below(m->rng, eligible.count[s][have])];
         size_t n = fgi_mutators[k].fn(m, buf, size, max);
         if (n == FGI_MUT_SKIP)
             continue;

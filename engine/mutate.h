@@ -29,18 +29,27 @@ typedef struct fgi_mut {
 
 typedef size_t (*fgi_mutator_fn)(fgi_mut *m, uint8_t *buf, size_t size, size_t max);
 
+/* What a mutator needs besides the input; without it, it is never drawn. */
+enum {
+    FGI_NEEDS_OTHER = 1,   /* a non-empty crossover partner */
+    FGI_NEEDS_DICT = 2,    /* dictionary words */
+    FGI_NEEDS_CMP_INT = 4, /* recorded integer comparisons (the base's own or recent) */
+    FGI_NEEDS_CMP_STR = 8  /* recorded string comparisons */
+};
+
 typedef struct fgi_mutator {
     const char *name;
     fgi_mutator_fn fn;
     unsigned min_size; /* it never applies to a shorter input (so it is never drawn) */
+    unsigned needs;    /* FGI_NEEDS_* bits */
 } fgi_mutator;
 
 FGI_HIDDEN extern const fgi_mutator fgi_mutators[];
 FGI_HIDDEN extern const size_t fgi_mutator_count;
 
 /* Applies 1..5 mutators to buf (size <= max; 1 with probability 1/2, 2 with 1/4, ...) and
- * returns the new size (<= max). Only mutators whose min_size the input meets are drawn,
- * so a draw is rarely wasted. Records what it applied in m->applied. The result usually
+ * returns the new size (<= max). Only mutators whose min_size the input meets and whose
+ * needs are present are drawn, so a draw is rarely wasted. Records what it applied in m->applied. The result usually
  * differs from the input, but not always: stacked mutations can cancel out. */
 FGI_HIDDEN size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max);
 
