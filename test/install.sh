@@ -38,6 +38,15 @@ st=$?
 [ $st -eq 1 ] && grep -q 'FAIL check' "$work/rout" && ok "replay reproduces the check" ||
     bad "replay of the check: status $st"
 
+# The heap oracles, with no call of the target's own.
+(cd "$work" && ./app --findings=f app_heap >out 2>err)
+st=$?
+[ $st -eq 1 ] && ok "app_heap exits 1" || bad "app_heap exit status $st (want 1)"
+ls "$work"/f/app_heap/amplification-*.bin >/dev/null 2>&1 && ok "amplification found" ||
+    bad "no amplification finding"
+ls "$work"/f/app_heap/retention-*.bin >/dev/null 2>&1 && ok "retention found" ||
+    bad "no retention finding"
+
 # The planted segfault.
 (cd "$work" && ./app --findings=f app_crash >out 2>err)
 st=$?

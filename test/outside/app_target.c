@@ -23,3 +23,21 @@ static uint64_t crash_run(const uint8_t *data, size_t size)
     return fg_sig(size ? data[0] : 256, 0);
 }
 FG_TARGET(app_crash, .run = crash_run, .what = "a planted segfault", .max_len = 64)
+
+#include <stdlib.h>
+
+/* The heap oracles with no calls of the target's own: a declared-length allocation and a
+ * leak on one path, in a binary built only against the installed library. */
+static uint64_t heap_run(const uint8_t *data, size_t size)
+{
+    if (size >= 5 && data[0] == 'A') {
+        size_t declared = (size_t)data[1] << 24 | (size_t)data[2] << 16 | data[3] << 8 | data[4];
+        char *volatile p = malloc(declared); /* amplification: trusts the header */
+        free(p);
+    }
+    char *volatile q = malloc(16);
+    if (!(size >= 1 && data[0] == 'L')) /* retention: the 'L' path forgets to free */
+        free(q);
+    return fg_sig(size ? data[0] : 256, size < 8 ? size : 8);
+}
+FG_TARGET(app_heap, .run = heap_run, .what = "heap oracles outside the tree", .max_len = 64)
