@@ -396,8 +396,8 @@ int fgi_exec_on_case_thread(void)
 }
 
 /* Fills the running case's result and jumps back to fgi_exec_run. */
-static FG_NORETURN __attribute__((format(printf, 4, 0))) void end_case(const char *kind, const char *site, const char *prefix,
-                                 const char *fmt, va_list ap)
+static FG_NORETURN __attribute__((format(printf, 4, 0))) void
+end_case(const char *kind, const char *site, const char *prefix, const char *fmt, va_list ap)
 {
     ex.active = 0;
     fgi_case_result *res = ex.res;

@@ -49,8 +49,9 @@ FGI_HIDDEN extern const size_t fgi_mutator_count;
 
 /* Applies 1..5 mutators to buf (size <= max; 1 with probability 1/2, 2 with 1/4, ...) and
  * returns the new size (<= max). Only mutators whose min_size the input meets and whose
- * needs are present are drawn, so a draw is rarely wasted. Records what it applied in m->applied. The result usually
- * differs from the input, but not always: stacked mutations can cancel out. */
+ * needs are present are drawn, so a draw is rarely wasted. Records what it applied in
+ * m->applied. The result usually differs from the input, but not always: stacked
+ * mutations can cancel out. */
 FGI_HIDDEN size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max);
 
 /* Appends "name,name,..." of the last fgi_mutate to s. */

@@ -14,7 +14,8 @@ bad() { echo "install: FAILED: $1"; fails=$((fails + 1)); }
 B=${B:-build}
 stage=$(pwd)/$B/stage
 rm -rf "$stage"
-make -s install B="$B" CC="$CC" SANITIZE="${SANITIZE:-}" DESTDIR="$stage" PREFIX=/usr >/dev/null || { echo "install: make install failed"; exit 1; }
+make -s install B="$B" CC="$CC" SANITIZE="${SANITIZE:-}" DESTDIR="$stage" PREFIX=/usr \
+    >/dev/null || { echo "install: make install failed"; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/fg-outside-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cp test/outside/app_target.c "$work/"
