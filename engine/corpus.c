@@ -32,7 +32,7 @@ int fgi_corpus_add(fgi_corpus *c, const uint8_t *data, size_t size, uint64_t sig
     uint8_t *copy = fgi_memdup(data, size);
     if (!copy)
         return -1;
-    c->entries[c->count++] = (fgi_entry){copy, size, sig, NULL, 0};
+    c->entries[c->count++] = (fgi_entry){.data = copy, .size = size, .sig = sig};
     c->dirty = 1;
     return 0;
 }
@@ -48,6 +48,28 @@ int fgi_corpus_set_cmps(fgi_corpus *c, size_t index, const fgi_cmp_int *cmps, si
     e->cmps = copy;
     e->ncmps = n;
     return 0;
+}
+
+void fgi_corpus_set_features(fgi_corpus *c, size_t index, const uint64_t *f, unsigned n)
+{
+    FG_ASSERT(index < c->count);
+    fgi_entry *e = &c->entries[index];
+    e->nfeats = n < FGI_ENTRY_FEATS ? n : FGI_ENTRY_FEATS;
+    memcpy(e->feats, f, e->nfeats * sizeof *f);
+    c->dirty = 1;
+}
+
+/* How often the entry's behaviour has been seen: its signature's hits, or the hits of the
+ * rarest coverage feature it brought, whichever is rarer. */
+static uint64_t entry_hits(const fgi_corpus *c, const fgi_novelty *n, const fgi_entry *e)
+{
+    uint64_t hits = e->sig ? fgi_novelty_hits(n, e->sig) : UINT64_MAX;
+    for (unsigned i = 0; c->features && i < e->nfeats; i++) {
+        uint64_t h = fgi_novelty_hits(c->features, e->feats[i]);
+        if (h < hits)
+            hits = h;
+    }
+    return hits == UINT64_MAX ? 0 : hits;
 }
 
 static unsigned ilog2(uint64_t v)
@@ -67,7 +89,7 @@ static int reweigh(fgi_corpus *c, const fgi_novelty *n)
     uint64_t total = 0;
     for (size_t i = 0; i < c->count; i++) {
         const fgi_entry *e = &c->entries[i];
-        uint64_t hits = fgi_novelty_hits(n, e->sig);
+        uint64_t hits = entry_hits(c, n, e);
         uint64_t w = (1u << 20) / ((1 + ilog2(hits + 1)) * (4 + ilog2(e->size + 1)));
         total += w ? w : 1;
         c->prefix[i] = total;

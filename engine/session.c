@@ -108,6 +108,7 @@ typedef struct run {
     fgi_novelty nov;
     fgi_novelty features;   /* coverage features seen (instrumented builds) */
     size_t new_features;    /* features the current case added */
+    uint64_t new_keys[FGI_ENTRY_FEATS]; /* the first of them */
     fgi_corpus corpus;
     fgi_exec exec;
     fgi_mut mut;
@@ -185,11 +186,15 @@ static void check_descriptors(run *r)
 static void add_feature(void *ctx, uint64_t feature)
 {
     run *r = ctx;
-    int rc = fgi_novelty_add(&r->features, feature ? feature : 1);
-    if (rc < 0)
+    feature = feature ? feature : 1;
+    int rc = fgi_novelty_add(&r->features, feature);
+    if (rc < 0) {
         note_error(r, FG_ENOMEM);
-    else
-        r->new_features += (size_t)rc;
+    } else if (rc) {
+        if (r->new_features < FGI_ENTRY_FEATS)
+            r->new_keys[r->new_features] = feature;
+        r->new_features++;
+    }
 }
 
 static void keep_if_novel(run *r, const uint8_t *data, size_t size, int64_t k,
@@ -232,8 +237,8 @@ static void keep_if_novel(run *r, const uint8_t *data, size_t size, int64_t k,
             return;
         }
     }
+    r->new_features = 0;
     if (fgi_cov_enabled()) {
-        r->new_features = 0;
         fgi_cov_features(add_feature, r);
         novel |= r->new_features > 0;
     }
@@ -249,6 +254,9 @@ static void keep_if_novel(run *r, const uint8_t *data, size_t size, int64_t k,
         note_error(r, FG_ENOMEM);
         return;
     }
+    if (r->new_features)
+        fgi_corpus_set_features(&r->corpus, r->corpus.count - 1, r->new_keys,
+                                (unsigned)FGI_MIN(r->new_features, FGI_ENTRY_FEATS));
     if (!origin)
         r->o->kept++;
     if (r->s->opt.verbose)
@@ -408,6 +416,7 @@ static fg_error run_open(run *r, fg_session *s, const fg_target *t)
     fgi_novelty_init(&r->nov);
     fgi_novelty_init(&r->features);
     fgi_corpus_init(&r->corpus);
+    r->corpus.features = &r->features;
     if (!(r->o = fgi_outcome_new(t->name)))
         return FG_ENOMEM;
     r->work = fgi_malloc(r->max_len);
