@@ -77,6 +77,8 @@ ifeq ($(IS_CLANG),1)
 COVFLAGS := -fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp -fno-builtin
 else
 COVFLAGS := -fsanitize-coverage=trace-pc,trace-cmp -fno-builtin
+# trace-pc calls back per edge, so executed edges can be counted (a deterministic budget)
+EDGE_BUDGET := 1
 endif
 $(TARGET_OBJ) $(B)/test/planted.o $(B)/test/planted_zlib.o: CFLAGS_ALL += $(COVFLAGS)
 endif
@@ -110,7 +112,8 @@ $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 check: unit gate
 
 unit: all $(B)/test-unit $(B)/test-planted
-	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" $(B)/test-unit
+	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
+		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
 	CC="$(CC)" SANITIZE="$(SANITIZE)" B="$(B)" sh test/install.sh
 
 # The gate: every built-in target over its committed corpus plus the default case count.

@@ -13,6 +13,8 @@
  */
 #include "coverage.h"
 
+#include "exec.h"
+
 #include <link.h>
 #include <string.h>
 
@@ -40,7 +42,32 @@ static struct {
     unsigned ntouched;         /* ...how many; PC_TOUCHED + 1 = too many, scan the map */
     uintptr_t last_lo, last_hi; /* the module range of the last trace-pc lookup */
     uint64_t last_id;
+    uint64_t executed;         /* edges executed this case (callback instrumentation) */
+    uint64_t budget;           /* the case's limit; 0 = none */
 } cov;
+
+/* Counts one executed edge; past the budget, ends the case (on its own thread). */
+static inline void count_edge(void)
+{
+    if (++cov.executed > cov.budget && cov.budget && fgi_exec_on_case_thread()) {
+        uint64_t budget = cov.budget;
+        cov.budget = 0;
+        fgi_exec_end_case("timeout", "edge budget",
+                          "the case executed more than %llu edges, its deterministic budget",
+                          (unsigned long long)budget);
+    }
+}
+
+void fgi_cov_budget(uint64_t edges)
+{
+    cov.budget = edges;
+    cov.executed = 0;
+}
+
+uint64_t fgi_cov_default_budget(size_t size)
+{
+    return 20000000ULL + 50000ULL * (uint64_t)size;
+}
 
 typedef struct find_ctx {
     uintptr_t addr;
@@ -140,6 +167,7 @@ void __sanitizer_cov_trace_pc_guard(uint32_t *guard)
     uint8_t *c = &m->counters[(g & 0xffffff) - 1];
     if (*c != 255) /* saturate */
         (*c)++;
+    count_edge();
 }
 
 void __sanitizer_cov_trace_pc(void);
@@ -167,6 +195,7 @@ void __sanitizer_cov_trace_pc(void)
     }
     if (*c != 255)
         (*c)++;
+    count_edge();
 }
 
 /* ---- the engine's side ------------------------------------------------------------- */

@@ -19,6 +19,18 @@ FGI_HIDDEN void fgi_cov_reset(void);
 /* Calls fn(ctx, feature) for each feature the last case hit: one per (edge, bucket), the
  * buckets being 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+. Returns the number of edges hit. */
 FGI_HIDDEN size_t fgi_cov_features(void (*fn)(void *ctx, uint64_t feature), void *ctx);
+/* The deterministic time budget: the most edges a case may execute before it is ended as
+ * a `timeout` finding, counted where the instrumentation calls back per edge (gcc
+ * trace-pc, clang trace-pc-guard; inline 8-bit counters have no callback to count with).
+ * Unlike the watchdog's clock, the count is the same on a loaded CI machine and a laptop.
+ * Set before each case; 0 = no budget. */
+FGI_HIDDEN void fgi_cov_budget(uint64_t edges);
+
+/* The default budget for an input of `size` bytes: 20 M edges + 50 k per byte.
+ * Arbitrary but generous: a parser runs tens to thousands of edges per byte; a hang runs
+ * 20 M edges in a fraction of a second. */
+FGI_HIDDEN uint64_t fgi_cov_default_budget(size_t size);
+
 /* Instrumented edges known so far (for status lines). */
 FGI_HIDDEN size_t fgi_cov_edges_total(void);
 

@@ -297,8 +297,10 @@ static void run_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_res
     res->status = FGI_CASE_OK;
     ex.res = res;
     atomic_fetch_add_explicit(&ex.cases, 1, memory_order_relaxed);
-    if (fgi_cov_enabled())
+    if (fgi_cov_enabled()) {
         fgi_cov_reset();
+        fgi_cov_budget(fgi_cov_default_budget(size));
+    }
     if (sigsetjmp(ex.jump, 0) == 0) {
         fgi_heap_arm(allowance);
         ex.active = 1;
