@@ -13,12 +13,90 @@ static struct {
     unsigned long nints;
     fgi_cmp_str strs[FGI_CMP_STRS];
     unsigned long nstrs;
+    struct {
+        uint64_t hash;            /* 0 = empty */
+        uint32_t seen;            /* occurrences; promoted at FGI_CMP_AUTO_AFTER */
+        uint8_t len, bytes[FGI_CMP_STR_MAX];
+    } counts[512];                /* candidate constants, open addressing */
+    unsigned ncounts;
+    struct {
+        uint8_t len, bytes[FGI_CMP_STR_MAX];
+    } promoted[FGI_CMP_AUTO];     /* the automatic dictionary */
+    unsigned npromoted;
 } cmp;
+
+#define NCOUNTS FGI_ARRAY_LEN(cmp.counts)
+
+/* When the candidates fill half the table, those seen only once (mostly the input's own
+ * bytes) are dropped and the rest re-placed, so a constant met later still gets counted. */
+static void sweep_counts(void)
+{
+    static __typeof__(cmp.counts) keep; /* run thread only; too big for the stack */
+    memcpy(keep, cmp.counts, sizeof keep);
+    memset(cmp.counts, 0, sizeof cmp.counts);
+    cmp.ncounts = 0;
+    for (size_t j = 0; j < NCOUNTS; j++) {
+        if (!keep[j].hash || keep[j].seen < 2)
+            continue;
+        size_t i = (size_t)keep[j].hash & (NCOUNTS - 1);
+        while (cmp.counts[i].hash)
+            i = (i + 1) & (NCOUNTS - 1);
+        cmp.counts[i] = keep[j];
+        cmp.ncounts++;
+    }
+}
+
+/* Counts one appearance of a constant; promotes it to the automatic dictionary when it
+ * keeps appearing. Deterministic: the table's contents follow the comparisons in order. */
+static void count_constant(const uint8_t *b, size_t len)
+{
+    if (len < 2 || len > FGI_CMP_STR_MAX || cmp.npromoted == FGI_CMP_AUTO)
+        return;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
+    h = fg_mix64(h ^ len) | 1;
+    size_t mask = NCOUNTS - 1, i = (size_t)h & mask;
+    while (cmp.counts[i].hash && cmp.counts[i].hash != h)
+        i = (i + 1) & mask;
+    if (!cmp.counts[i].hash) {
+        if (cmp.ncounts * 2 >= NCOUNTS) {
+            sweep_counts();
+            if (cmp.ncounts * 2 >= NCOUNTS)
+                return;
+            i = (size_t)h & mask;
+            while (cmp.counts[i].hash)
+                i = (i + 1) & mask;
+        }
+        cmp.ncounts++;
+        cmp.counts[i].hash = h;
+        cmp.counts[i].len = (uint8_t)len;
+        memcpy(cmp.counts[i].bytes, b, len);
+    }
+    if (++cmp.counts[i].seen == FGI_CMP_AUTO_AFTER) {
+        cmp.promoted[cmp.npromoted].len = (uint8_t)len;
+        memcpy(cmp.promoted[cmp.npromoted++].bytes, b, len);
+    }
+}
+
+size_t fgi_cmp_auto_count(void)
+{
+    return cmp.npromoted;
+}
+
+const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len)
+{
+    FG_ASSERT(i < cmp.npromoted);
+    *len = cmp.promoted[i].len;
+    return cmp.promoted[i].bytes;
+}
 
 void fgi_cmp_reset(void)
 {
     fgi_strhook_link();
     cmp.nints = cmp.nstrs = 0;
+    memset(cmp.counts, 0, sizeof cmp.counts);
+    cmp.ncounts = cmp.npromoted = 0;
 }
 
 int fgi_cmp_have_ints(void)
@@ -60,7 +138,7 @@ size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap)
     return (size_t)n;
 }
 
-static void note_int(uint64_t a, uint64_t b, uint8_t width)
+static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
 {
     /* Equal operands teach nothing, and small constants are what byte havoc finds on its
      * own; both would crowd the table. */
@@ -70,6 +148,12 @@ static void note_int(uint64_t a, uint64_t b, uint8_t width)
     slot->a = a;
     slot->b = b;
     slot->width = width;
+    if (b_is_constant && width >= 2) {
+        uint8_t le[8];
+        for (unsigned i = 0; i < width; i++)
+            le[i] = (uint8_t)(b >> (8 * i));
+        count_constant(le, width);
+    }
 }
 
 void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
@@ -90,6 +174,10 @@ void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
     memcpy(slot->b, b, blen);
     slot->alen = (uint8_t)alen;
     slot->blen = (uint8_t)blen;
+    /* Which side is the program's constant is not known; the input's side rarely repeats
+     * byte for byte, so counting both promotes the constant. */
+    count_constant(a, alen);
+    count_constant(b, blen);
 }
 
 /* The callbacks, as clang and gcc emit them for -fsanitize-coverage=trace-cmp. */
@@ -119,14 +207,14 @@ void __sanitizer_cov_trace_cmpd(double a, double b)
     (void)b;
 }
 
-void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b) { note_int(a, b, 1); }
-void __sanitizer_cov_trace_cmp2(uint16_t a, uint16_t b) { note_int(a, b, 2); }
-void __sanitizer_cov_trace_cmp4(uint32_t a, uint32_t b) { note_int(a, b, 4); }
-void __sanitizer_cov_trace_cmp8(uint64_t a, uint64_t b) { note_int(a, b, 8); }
-void __sanitizer_cov_trace_const_cmp1(uint8_t a, uint8_t b) { note_int(b, a, 1); }
-void __sanitizer_cov_trace_const_cmp2(uint16_t a, uint16_t b) { note_int(b, a, 2); }
-void __sanitizer_cov_trace_const_cmp4(uint32_t a, uint32_t b) { note_int(b, a, 4); }
-void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b) { note_int(b, a, 8); }
+void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b) { note_int(a, b, 1, 0); }
+void __sanitizer_cov_trace_cmp2(uint16_t a, uint16_t b) { note_int(a, b, 2, 0); }
+void __sanitizer_cov_trace_cmp4(uint32_t a, uint32_t b) { note_int(a, b, 4, 0); }
+void __sanitizer_cov_trace_cmp8(uint64_t a, uint64_t b) { note_int(a, b, 8, 0); }
+void __sanitizer_cov_trace_const_cmp1(uint8_t a, uint8_t b) { note_int(b, a, 1, 1); }
+void __sanitizer_cov_trace_const_cmp2(uint16_t a, uint16_t b) { note_int(b, a, 2, 1); }
+void __sanitizer_cov_trace_const_cmp4(uint32_t a, uint32_t b) { note_int(b, a, 4, 1); }
+void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b) { note_int(b, a, 8, 1); }
 
 /* cases[0] is the number of cases, cases[1] the width in bits, then the case values. The
  * value is recorded against the nearest case values (a switch over 32-bit opcodes is a
@@ -136,5 +224,5 @@ void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases)
     uint64_t n = cases[0];
     uint8_t width = (uint8_t)(cases[1] / 8);
     for (uint64_t i = 0; i < n && i < 16; i++)
-        note_int(val, cases[2 + i], width ? width : 8);
+        note_int(val, cases[2 + i], width ? width : 8, 1);
 }

@@ -37,6 +37,15 @@ FGI_HIDDEN int fgi_cmp_have_strs(void);
 /* A random recorded pair, or NULL when none has been recorded. */
 FGI_HIDDEN const fgi_cmp_int *fgi_cmp_pick_int(fgi_rng *r);
 FGI_HIDDEN const fgi_cmp_str *fgi_cmp_pick_str(fgi_rng *r);
+/* The automatic dictionary: constants that keep appearing in comparisons (a string operand,
+ * or the constant side of an integer comparison of 2+ bytes, little-endian) are promoted to
+ * words once seen FGI_CMP_AUTO_AFTER times. At most FGI_CMP_AUTO words, in promotion order.
+ * fgi_cmp_auto_word returns word i (0 <= i < fgi_cmp_auto_count()). */
+#define FGI_CMP_AUTO 64
+#define FGI_CMP_AUTO_AFTER 16
+FGI_HIDDEN size_t fgi_cmp_auto_count(void);
+FGI_HIDDEN const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len);
+
 /* A mark in the integer ring: how many pairs have been recorded so far. */
 FGI_HIDDEN unsigned long fgi_cmp_mark(void);
 /* Copies the pairs recorded since mark (the most recent, at most cap) to out; returns how

@@ -358,13 +358,20 @@ static size_t place(uint8_t *buf, size_t size, size_t max, size_t pos, const uin
     return size;
 }
 
+/* A word of the user's dictionary or of the automatic one (constants that keep appearing
+ * in comparisons), drawn uniformly from both. */
 static size_t dict_word(fgi_mut *m, uint8_t *buf, size_t size, size_t max, int insert)
 {
-    if (!m->dict || m->dict->count == 0)
+    size_t user = m->dict ? m->dict->count : 0, total = user + fgi_cmp_auto_count();
+    if (total == 0)
         return FGI_MUT_SKIP;
-    size_t k = (size_t)fgi_rng_below(m->rng, m->dict->count);
+    size_t k = (size_t)fgi_rng_below(m->rng, total);
     size_t pos = (size_t)fgi_rng_below(m->rng, size + 1);
-    return place(buf, size, max, pos, m->dict->words[k], m->dict->lens[k], insert);
+    if (k < user)
+        return place(buf, size, max, pos, m->dict->words[k], m->dict->lens[k], insert);
+    size_t len;
+    const uint8_t *w = fgi_cmp_auto_word(k - user, &len);
+    return place(buf, size, max, pos, w, len, insert);
 }
 
 static size_t dict_insert(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
@@ -497,7 +504,7 @@ static void build_eligible(void)
 static unsigned present(const fgi_mut *m)
 {
     return (m->other && m->other_size ? FGI_NEEDS_OTHER : 0u) |
-           (m->dict && m->dict->count ? FGI_NEEDS_DICT : 0u) |
+           ((m->dict && m->dict->count) || fgi_cmp_auto_count() ? FGI_NEEDS_DICT : 0u) |
            (m->nlocal || fgi_cmp_have_ints() ? FGI_NEEDS_CMP_INT : 0u) |
            (fgi_cmp_have_strs() ? FGI_NEEDS_CMP_STR : 0u);
 }

@@ -475,3 +475,32 @@ FG_TEST(cmp_memcmp_family_in_a_case_reaches_the_string_table)
     CHECK(fgi_cmp_pick_int(&r) == NULL);
     fgi_cmp_reset();
 }
+
+/* The automatic dictionary: a constant compared again and again is promoted to a word;
+ * varying input bytes compared once each are not. */
+static void compare_a_keyword_often(void)
+{
+    for (unsigned i = 0; i < FGI_CMP_AUTO_AFTER + 4; i++) {
+        uint8_t input[8] = {'x', (uint8_t)i, (uint8_t)(i * 7), 'y', 'z', 'w', 'v', 'u'};
+        fgi_cmp_note_bytes(input, sizeof input, "KEYWORD!", 8);
+        __sanitizer_cov_trace_const_cmp4(0xC0FFEE42u, 0x1000u + i);
+    }
+}
+
+FG_TEST(cmp_auto_dictionary_promotes_constants_that_keep_appearing)
+{
+    fgi_cmp_reset();
+    CHECK_EQ_U(fgi_cmp_auto_count(), 0);
+    CHECK(in_case(compare_a_keyword_often));
+    CHECK_EQ_U(fgi_cmp_auto_count(), 2);
+    int keyword = 0, word = 0;
+    for (size_t i = 0; i < fgi_cmp_auto_count(); i++) {
+        size_t len;
+        const uint8_t *w = fgi_cmp_auto_word(i, &len);
+        keyword |= len == 8 && memcmp(w, "KEYWORD!", 8) == 0;
+        word |= len == 4 && memcmp(w, "\x42\xee\xff\xc0", 4) == 0; /* little-endian */
+    }
+    CHECK(keyword && word);
+    fgi_cmp_reset();
+    CHECK_EQ_U(fgi_cmp_auto_count(), 0);
+}
