@@ -107,3 +107,35 @@ FG_TEST(saturation_watch_warns_about_running_totals)
     fgt_run_free(&r);
     fgt_rmrf(root);
 }
+
+/* Instrumented runs are reproducible too: coverage features are module-relative, so with
+ * ASLR on, two runs find the planted magic at the same case with the same bytes. */
+FG_TEST(determinism_instrumented_finding_is_identical_under_aslr)
+{
+    const char *inst = getenv("FGT_INSTRUMENT");
+    if (!inst || strcmp(inst, "1") != 0) {
+        printf("  skipped: needs make check INSTRUMENT=1\n");
+        return;
+    }
+    char *txt[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        char root[256], findings[300], prog[300], dir[400], path[600];
+        CHECK(fgt_tmpdir(root, sizeof root) == 0);
+        snprintf(findings, sizeof findings, "--findings=%s/f", root);
+        snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
+        char corpus[320];
+        snprintf(corpus, sizeof corpus, "--corpus=%s/c", root);
+        char *argv[] = {prog, corpus, findings, "planted_magic", NULL};
+        fgt_run r;
+        CHECK(fgt_spawn(argv, NULL, &r) == 0);
+        fgt_run_free(&r);
+        snprintf(dir, sizeof dir, "%s/f/planted_magic", root);
+        if (fgt_find(dir, "crash-", ".txt", path, sizeof path) == 1)
+            txt[i] = fgt_slurp(path, NULL);
+        scrub(txt[i], root);
+        fgt_rmrf(root);
+    }
+    CHECK(txt[0] && txt[1] && strcmp(txt[0], txt[1]) == 0);
+    free(txt[0]);
+    free(txt[1]);
+}
