@@ -3,7 +3,7 @@
 #   make                 build/libfuzzgate.a, build/libfuzzgate_main.a, build/fuzzgate
 #   make check           unit tests, planted-bug and determinism tests, install test, the gate
 #   make fuzz            a depth run of every built-in target (FUZZ_SECONDS each, live status)
-#   make bench           cases/s against libFuzzer, side by side (needs clang for the ratio)
+#   make bench           cases/s vs libFuzzer, the oracles' cost, malloc/free pair cost (~2 min)
 #   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer
 #   make install         PREFIX=/usr/local DESTDIR=
 #   make docs            regenerate docs/cli.md from engine/options.def

@@ -87,8 +87,8 @@ static int reserve_slot(void)
     return 0;
 }
 
-/* Under the lock. */
-static void insert(void *p, size_t size, uintptr_t site)
+/* Under the lock. mine: the block is the case thread's. */
+static void insert(void *p, size_t size, uintptr_t site, int mine)
 {
     if (reserve_slot() != 0)
         return; /* out of memory for the registry: the block goes unrecorded */
@@ -97,7 +97,7 @@ static void insert(void *p, size_t size, uintptr_t site)
         i = (i + 1) & mask;
     if (heap.slots[i].key == 0)
         heap.used++;
-    heap.slots[i] = (slot){(uintptr_t)p, size, site, fgi_exec_on_case_thread()};
+    heap.slots[i] = (slot){(uintptr_t)p, size, site, mine};
     heap.count++;
     heap.live += size;
     if (heap.live > heap.peak)
@@ -147,31 +147,43 @@ static void refuse(size_t size, uintptr_t site)
     }
 }
 
-/* The common path of every allocating call while armed. Returns 0 to proceed. */
+/* The first half of every allocating call while armed, without the lock: a request the
+ * allowance refuses on its own (malloc(SIZE_MAX), a forged 4 GiB length) never reaches
+ * the allocator. Returns 0 to proceed. */
 static int admit(size_t size, uintptr_t site)
 {
+    if (size <= heap.allowance)
+        return 0;
     lock();
-    if (!fits(size)) {
-        refuse(size, site); /* unlocks */
-        return -1;
-    }
-    unlock();
-    return 0;
+    refuse(size, site); /* unlocks */
+    return -1;
 }
 
+/* The second half, one lock: the exact check against the live bytes, then the record. A
+ * block the check refuses is freed before the refusal ends the case. */
 static void *record(void *p, size_t size, uintptr_t site)
 {
-    if (p) {
-        lock();
-        /* Another thread may have been admitted just before the case ended: its block is
-         * not the next case's, so it is not recorded once the registry is disarmed. */
-        if (ARMED())
-            insert(p, size, site);
+    if (!p)
+        return p;
+    int mine = fgi_exec_on_case_thread();
+    lock();
+    /* Another thread may have been admitted just before the case ended: its block is
+     * not the next case's, so it is not recorded once the registry is disarmed. */
+    if (!ARMED()) {
         unlock();
+        return p;
     }
+    if (!fits(size)) {
+        unlock();
+        FGI_REAL(free)(p);
+        lock();
+        refuse(size, site); /* unlocks; on the case's thread, does not return */
+        return errno = ENOMEM, NULL;
+    }
+    insert(p, size, site, mine);
+    unlock();
     return p;
 }
-
 
 void *malloc(size_t size)
 {
@@ -214,17 +226,18 @@ void *realloc(void *p, size_t size)
     int known = p && forget(p, &old);
     if (!fits(size)) {
         if (known)
-            insert(p, old, SITE()); /* the old block stays the caller's */
+            insert(p, old, SITE(), fgi_exec_on_case_thread()); /* still the caller's */
         refuse(size, SITE());
         return errno = ENOMEM, NULL;
     }
     unlock();
     void *q = FGI_REAL(realloc)(p, size);
+    int mine = fgi_exec_on_case_thread();
     lock();
     if (ARMED() && q)
-        insert(q, size, SITE());
+        insert(q, size, SITE(), mine);
     else if (ARMED() && known && size)
-        insert(p, old, SITE());
+        insert(p, old, SITE(), mine);
     unlock();
     return q;
 }
