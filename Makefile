@@ -40,7 +40,7 @@ LDLIBS_ALL := -lpthread -lm $(LDLIBS)
 
 ENGINE_SRC := $(filter-out engine/driver_main.c,$(wildcard engine/*.c)) $(wildcard oracle/*.c)
 TARGET_SRC := $(wildcard targets/*.c)
-TEST_SRC   := $(wildcard test/test_*.c) test/check.c test/proc.c
+TEST_SRC   := $(wildcard test/test_*.c) test/check.c test/proc.c test/case.c
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/%.o)
 TARGET_OBJ := $(TARGET_SRC:%.c=$(B)/%.o)
 TEST_OBJ   := $(TEST_SRC:%.c=$(B)/%.o)

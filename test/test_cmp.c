@@ -1,4 +1,5 @@
 /* test/test_cmp.c — the comparison tables: what they record, and only during a case. */
+#include "case.h"
 #include "check.h"
 
 #include "cmp.h"
@@ -21,45 +22,7 @@ void __sanitizer_cov_trace_const_cmp4(uint32_t a, uint32_t b);
 void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b);
 void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases);
 
-/* ---- running a body as a real case ------------------------------------------------------- */
-
-static void (*case_body)(void);
-
-static uint64_t run_case_body(const uint8_t *data, size_t size)
-{
-    (void)data;
-    (void)size;
-    case_body();
-    return 0;
-}
-
-/* Not registered (no FG_TARGET): only these tests run it. */
-static const fg_target cmp_target = {.name = "test_cmp", .run = run_case_body};
-
-/* Empties the tables, then runs body as the body of one case through the harness: the
- * tables record only while a case runs. Returns 1 when the case ran and ended normally. */
-static int in_case(void (*body)(void))
-{
-    static const uint8_t one_byte[1] = {0};
-    fgi_exec e;
-    fgi_case_result res;
-    fgi_cmp_reset();
-    case_body = body;
-    fg_error err = fgi_exec_open(&e, &cmp_target);
-    CHECK(err == FG_OK);
-    if (err != FG_OK)
-        return 0;
-    int ok = fgi_exec_reserve(&e, 1) == FG_OK;
-    CHECK(ok);
-    if (ok) {
-        fgi_exec_run(&e, one_byte, 1, &res);
-        ok = res.status == FGI_CASE_OK;
-        CHECK(ok);
-    }
-    fgi_exec_close(&e);
-    CHECK(!fgi_exec_in_case());
-    return ok;
-}
+/* ---- running a body as a real case: fgt_in_case (test/case.c) ------------------------ */
 
 /* ---- reading the tables back ------------------------------------------------------------- */
 
@@ -162,7 +125,7 @@ FG_TEST(cmp_nothing_recorded_outside_a_case)
     CHECK(strcmp_fn(x, y) != 0);
     CHECK(tables_empty());
     /* After a case has run and ended, the same calls still record nothing. */
-    CHECK(in_case(compare_all_kinds));
+    CHECK(fgt_in_case(compare_all_kinds));
     CHECK(!tables_empty());
     fgi_cmp_reset();
     compare_all_kinds();
@@ -179,7 +142,7 @@ static void compare_each_width(void)
 
 FG_TEST(cmp_pairs_recorded_in_a_case_in_order)
 {
-    CHECK(in_case(compare_each_width));
+    CHECK(fgt_in_case(compare_each_width));
     const fgi_cmp_int *got[8];
     CHECK_EQ_U(recorded_ints(got, 8), 4);
     CHECK(int_is(got[0], 0x41, 0x42, 1));
@@ -203,7 +166,7 @@ static void compare_with_constants(void)
 
 FG_TEST(cmp_const_cmp_keeps_the_constant_in_b)
 {
-    CHECK(in_case(compare_with_constants));
+    CHECK(fgt_in_case(compare_with_constants));
     const fgi_cmp_int *got[8];
     CHECK_EQ_U(recorded_ints(got, 8), 4);
     CHECK(int_is(got[0], 0x10, 0x7f, 1));
@@ -237,9 +200,9 @@ static void compare_useless_then_useful(void)
 
 FG_TEST(cmp_equal_operands_and_tiny_ints_ignored)
 {
-    CHECK(in_case(compare_useless_pairs));
+    CHECK(fgt_in_case(compare_useless_pairs));
     CHECK(tables_empty());
-    CHECK(in_case(compare_useless_then_useful));
+    CHECK(fgt_in_case(compare_useless_then_useful));
     const fgi_cmp_int *got[8];
     CHECK_EQ_U(recorded_ints(got, 8), 2);
     CHECK(int_is(got[0], 1, 2, 1));
@@ -266,7 +229,7 @@ static void compare_more_than_the_ring_holds(void)
 
 FG_TEST(cmp_ring_keeps_the_latest_and_picks_deterministically)
 {
-    CHECK(in_case(compare_more_than_the_ring_holds));
+    CHECK(fgt_in_case(compare_more_than_the_ring_holds));
     static const fgi_cmp_int *got[FGI_CMP_INTS + OVERFLOW];
     size_t n = recorded_ints(got, FGI_ARRAY_LEN(got));
     CHECK_EQ_U(n, FGI_CMP_INTS);
@@ -333,7 +296,7 @@ static void compare_in_switches(void)
 
 FG_TEST(cmp_trace_switch_records_the_value_against_the_cases)
 {
-    CHECK(in_case(compare_in_switches));
+    CHECK(fgt_in_case(compare_in_switches));
     const fgi_cmp_int *got[64];
     size_t n = recorded_ints(got, 64);
     CHECK_EQ_U(n, 2 + 2 + 1 + 2 + 16);
@@ -366,7 +329,7 @@ static void compare_long_strings(void)
 FG_TEST(cmp_note_bytes_truncates_to_the_maximum)
 {
     CHECK(sizeof long_a - 1 > FGI_CMP_STR_MAX);
-    CHECK(in_case(compare_long_strings));
+    CHECK(fgt_in_case(compare_long_strings));
     const fgi_cmp_str *got[8];
     CHECK_EQ_U(recorded_strs(got, 8), 2);
     CHECK(str_is(got[0], long_a, FGI_CMP_STR_MAX, long_b, FGI_CMP_STR_MAX));
@@ -376,7 +339,7 @@ FG_TEST(cmp_note_bytes_truncates_to_the_maximum)
 
 FG_TEST(cmp_reset_empties_both_tables)
 {
-    CHECK(in_case(compare_all_kinds));
+    CHECK(fgt_in_case(compare_all_kinds));
     CHECK(!tables_empty());
     fgi_rng r;
     fgi_rng_case(&r, SEED, 6, 0);
@@ -396,7 +359,7 @@ static void compare_three_then_three(void)
 
 FG_TEST(cmp_since_a_mark_copies_the_latest_pairs)
 {
-    CHECK(in_case(compare_three_then_three));
+    CHECK(fgt_in_case(compare_three_then_three));
     unsigned long mark = fgi_cmp_mark();
     CHECK_EQ_U(mark, 3);
     fgi_cmp_int out[4];
@@ -449,7 +412,7 @@ static int asan_build(void)
  * a case body makes reaches the string table. */
 FG_TEST(cmp_memcmp_family_in_a_case_reaches_the_string_table)
 {
-    CHECK(in_case(call_the_string_functions));
+    CHECK(fgt_in_case(call_the_string_functions));
     const fgi_cmp_str *got[8];
     size_t n = recorded_strs(got, 8);
     if (n == 0 && asan_build()) {
@@ -491,7 +454,7 @@ FG_TEST(cmp_auto_dictionary_promotes_constants_that_keep_appearing)
 {
     fgi_cmp_reset();
     CHECK_EQ_U(fgi_cmp_auto_count(), 0);
-    CHECK(in_case(compare_a_keyword_often));
+    CHECK(fgt_in_case(compare_a_keyword_often));
     CHECK_EQ_U(fgi_cmp_auto_count(), 2);
     int keyword = 0, word = 0;
     for (size_t i = 0; i < fgi_cmp_auto_count(); i++) {

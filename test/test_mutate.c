@@ -1,5 +1,6 @@
 /* test/test_mutate.c — every mutator: reachable, bounded by max, deterministic, and doing
  * what its name says; fgi_mutate's stacking and its description. */
+#include "case.h"
 #include "check.h"
 
 #include "cmp.h"
@@ -196,39 +197,7 @@ static const char fixture_dict_text[] = "# the test dictionary\n"
 
 static fgi_dict fixture_dict;
 
-/* The comparison tables are filled only while a case runs (fgi_exec_in_case), so a tiny
- * case runs through the harness with `case_body` as its body. */
-static void (*case_body)(void);
-
-static uint64_t run_case_body(const uint8_t *data, size_t size)
-{
-    (void)data;
-    (void)size;
-    case_body();
-    return 0;
-}
-
-/* Not registered (no FG_TARGET): only these tests run it. */
-static const fg_target fixture_target = {.name = "test_mutate_cmp", .run = run_case_body};
-
-/* Empties the comparison tables, then runs body as one case's body: what it compares is
- * what the tables hold afterwards. */
-static void record_in_case(void (*body)(void))
-{
-    static const uint8_t one_byte[1] = {0};
-    fgi_exec e;
-    fgi_case_result res;
-    fgi_cmp_reset();
-    case_body = body;
-    fg_error err = fgi_exec_open(&e, &fixture_target);
-    CHECK(err == FG_OK);
-    if (err != FG_OK)
-        return;
-    CHECK(fgi_exec_reserve(&e, 1) == FG_OK);
-    fgi_exec_run(&e, one_byte, 1, &res);
-    CHECK(res.status == FGI_CASE_OK);
-    fgi_exec_close(&e);
-}
+/* The comparison tables are filled only while a case runs: fgt_in_case (test/case.c). */
 
 void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b);
 void __sanitizer_cov_trace_cmp2(uint16_t a, uint16_t b);
@@ -273,7 +242,7 @@ static void fixtures_on(void)
     CHECK(e == FG_OK);
     CHECK_EQ_U(fixture_dict.count, FIXTURE_WORDS);
     mut_dict = &fixture_dict;
-    record_in_case(compare_everything);
+    CHECK(fgt_in_case(compare_everything));
     fgi_rng r;
     fgi_rng_case(&r, SEED, 1, 0);
     CHECK(fgi_cmp_pick_int(&r) != NULL);
@@ -1235,7 +1204,7 @@ FG_TEST(mutate_cmp_int)
     CHECK(mu != NULL);
     if (!mu)
         return;
-    record_in_case(compare_magic_int);
+    CHECK(fgt_in_case(compare_magic_int));
     uint8_t le[32], be[32];
     distinct(le, sizeof le);
     distinct(be, sizeof be);
@@ -1327,14 +1296,14 @@ FG_TEST(mutate_cmp_bytes)
     CHECK(mu != NULL);
     if (!mu)
         return;
-    record_in_case(compare_magic_bytes);
+    CHECK(fgt_in_case(compare_magic_bytes));
     static const char text[] = "0123abcdefgh4567";
     input in = {(const uint8_t *)text, sizeof text - 1, 64, NULL, 0};
     bytes_seen seen = {"abcdefgh", "MAGICKEY", 0};
     CHECK(each_result(mu, &in, operand_placed, &seen, TRIALS) == TRIALS);
     CHECK(seen.replaced > TRIALS / 4); /* "MAGICKEY" where "abcdefgh" was */
     /* Operands of different lengths: the replacement changes the size. */
-    record_in_case(compare_short_long);
+    CHECK(fgt_in_case(compare_short_long));
     static const char text2[] = "0123ab4567";
     input in2 = {(const uint8_t *)text2, sizeof text2 - 1, 64, NULL, 0};
     bytes_seen seen2 = {"ab", "LONGERWORD", 0};
