@@ -64,7 +64,7 @@ $(B)/%.o: %.c $(B)/flags.stamp
 # it must not touch shadow memory itself. It forwards to ASan's allocator, so ASan still
 # checks every block.
 ifneq ($(findstring address,$(SANITIZE)),)
-$(B)/oracle/heap.o: CFLAGS_ALL += -fno-sanitize=address -DFGI_HEAP_ASAN=1
+$(B)/oracle/heap.o: CFLAGS_ALL += -fno-sanitize=address -DFGI_ASAN=1
 endif
 
 # The memcmp-family forwarders must not be compiled back into calls to themselves.

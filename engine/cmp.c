@@ -2,6 +2,7 @@
 #include "cmp.h"
 
 #include "exec.h"
+#include "sancov.h"
 
 #include <string.h>
 
@@ -181,17 +182,6 @@ void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
 }
 
 /* The callbacks, as clang and gcc emit them for -fsanitize-coverage=trace-cmp. */
-void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b);
-void __sanitizer_cov_trace_cmp2(uint16_t a, uint16_t b);
-void __sanitizer_cov_trace_cmp4(uint32_t a, uint32_t b);
-void __sanitizer_cov_trace_cmp8(uint64_t a, uint64_t b);
-void __sanitizer_cov_trace_const_cmp1(uint8_t a, uint8_t b);
-void __sanitizer_cov_trace_const_cmp2(uint16_t a, uint16_t b);
-void __sanitizer_cov_trace_const_cmp4(uint32_t a, uint32_t b);
-void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b);
-void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases);
-void __sanitizer_cov_trace_cmpf(float a, float b);
-void __sanitizer_cov_trace_cmpd(double a, double b);
 
 /* gcc also traces floating-point comparisons; their operands are not bytes a mutator can
  * usefully write, so they are accepted and ignored. */

@@ -14,6 +14,7 @@
 #include "coverage.h"
 
 #include "exec.h"
+#include "sancov.h"
 
 #include <link.h>
 #include <string.h>
@@ -124,7 +125,6 @@ static void add_module(uint8_t *counters, size_t count, const void *code, int ow
 
 /* ---- the callbacks the compilers emit ---------------------------------------------- */
 
-void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop);
 void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop)
 {
     for (unsigned i = 0; i < cov.nmods; i++)
@@ -133,14 +133,12 @@ void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop)
     add_module(start, (size_t)(stop - start), start, 0);
 }
 
-void __sanitizer_cov_pcs_init(const uintptr_t *start, const uintptr_t *stop);
 void __sanitizer_cov_pcs_init(const uintptr_t *start, const uintptr_t *stop)
 {
     (void)start; /* the pc table maps counters to code; features need only the index */
     (void)stop;
 }
 
-void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop);
 void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop)
 {
     if (start == stop || *start != 0 || cov.nmods == MAX_MODULES)
@@ -157,7 +155,6 @@ void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop)
     add_module(counters, n, start, 1);
 }
 
-void __sanitizer_cov_trace_pc_guard(uint32_t *guard);
 void __sanitizer_cov_trace_pc_guard(uint32_t *guard)
 {
     uint32_t g = *guard;
@@ -170,7 +167,6 @@ void __sanitizer_cov_trace_pc_guard(uint32_t *guard)
     count_edge();
 }
 
-void __sanitizer_cov_trace_pc(void);
 void __sanitizer_cov_trace_pc(void)
 {
     uintptr_t pc = (uintptr_t)__builtin_return_address(0);

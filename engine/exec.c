@@ -296,7 +296,9 @@ static void run_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_res
                                             : fgi_heap_default_allowance(size);
     res->status = FGI_CASE_OK;
     ex.res = res;
-    atomic_fetch_add_explicit(&ex.cases, 1, memory_order_relaxed);
+    /* Only this thread writes the counter: a load and a store, no locked add. */
+    atomic_store_explicit(&ex.cases, atomic_load_explicit(&ex.cases, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
     if (fgi_cov_enabled()) {
         fgi_cov_reset();
         fgi_cov_budget(fgi_cov_default_budget(size));
@@ -374,6 +376,14 @@ static void confirm_retention(fgi_exec *e, const uint8_t *data, size_t size,
              "(first run %zu bytes; allocated at %s%s)",
              again.live_bytes, again.live_blocks, first->live_bytes, sites,
              again.nsites > 4 ? ", ..." : "");
+}
+
+void fgi_exec_origin(fgi_exec *e, int64_t case_index, const char *origin,
+                     const fgi_mut *mut)
+{
+    e->crash.case_index = case_index;
+    e->crash.origin = origin;
+    e->mut = origin ? NULL : mut;
 }
 
 void fgi_exec_run(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_result *res)

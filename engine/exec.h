@@ -33,8 +33,8 @@ typedef struct fgi_exec {
     uint8_t *buf;      /* input buffer; a case's bytes end exactly at buf + cap */
     size_t cap;
     /* What the crash path needs to store a finding from a signal handler. The session
-     * fills target, seed, program and findings_dir once, and before each case sets
-     * crash.case_index / crash.origin and `mut` (whose applied list names the mutations).
+     * fills target, seed, program and findings_dir once, and before each case calls
+     * fgi_exec_origin.
      * crash.data/size are set by fgi_exec_run to the caller's pristine copy. */
     fgi_finding_rec crash;
     const fgi_mut *mut;
@@ -47,6 +47,10 @@ FGI_HIDDEN fg_error fgi_exec_open(fgi_exec *e, const fg_target *t);
 FGI_HIDDEN void fgi_exec_close(fgi_exec *e);
 /* Makes room for an input of size bytes (call outside a case). */
 FGI_HIDDEN fg_error fgi_exec_reserve(fgi_exec *e, size_t size);
+/* Says where the next input comes from, for a finding the crash path stores: a generated
+ * case (origin NULL; mut's applied list names its mutations) or a replayed one. */
+FGI_HIDDEN void fgi_exec_origin(fgi_exec *e, int64_t case_index, const char *origin,
+                                const fgi_mut *mut);
 /* Runs one case over a copy of data[0..size) (size <= cap) and fills res. data itself is
  * the pristine copy the write oracle compares against and the crash path stores. */
 FGI_HIDDEN void fgi_exec_run(fgi_exec *e, const uint8_t *data, size_t size,

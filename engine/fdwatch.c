@@ -79,16 +79,14 @@ static int leaves(fgi_fdwatch *w, fgi_exec *e, const fgi_fd_slot *s, fgi_case_re
     fgi_mut saved;
     saved.napplied = s->napplied;
     memcpy(saved.applied, s->applied, sizeof saved.applied);
-    e->crash.case_index = s->case_index;
-    e->crash.origin = s->origin;
-    e->mut = s->origin ? NULL : &saved;
+    fgi_exec_origin(e, s->case_index, s->origin, &saved);
     int before = lowest_free(w);
     uint8_t was_open[SCAN] = {0};
     for (int i = 0; before != INT_MAX && i < SCAN; i++)
         was_open[i] = fcntl(before + i, F_GETFD) != -1;
     fgi_exec_run(e, s->data, s->size, res);
     int after = lowest_free(w);
-    e->mut = NULL;
+    fgi_exec_origin(e, -1, "", NULL); /* `saved` is about to go out of scope */
     *from = before;
     int left = 0;
     for (int i = 0; before != INT_MAX && i < SCAN; i++) {

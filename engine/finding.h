@@ -41,6 +41,14 @@ FGI_HIDDEN void fgi_finding_classify(fgi_finding_rec *f);
  * be written. Async-signal-safe. */
 FGI_HIDDEN int fgi_finding_store(const fgi_finding_rec *f, char *path, size_t cap);
 
+/* Writes a file so a reader never sees half of it: fill(fd, ctx) writes a temporary file
+ * beside it (<path>.tmp.<pid>; fill returns 0 or -1), which is fsynced and renamed over
+ * path. 0, or -1 with errno and no temporary file left. Counted by fgi_store_fail_nth.
+ * Async-signal-safe when fill is. */
+FGI_HIDDEN int fgi_write_atomic(const char *path, int (*fill)(int fd, void *ctx), void *ctx);
+/* write(2) until all n bytes are written (EINTR retried); 0 or -1. Signal-safe. */
+FGI_HIDDEN int fgi_write_all(int fd, const char *p, size_t n);
+
 /* mkdir -p: creates every missing directory of path (restored on return). 0 or -1 with
  * errno. Async-signal-safe. */
 FGI_HIDDEN int fgi_make_dirs(char *path);

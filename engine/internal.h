@@ -14,6 +14,16 @@
 
 #define FGI_HIDDEN __attribute__((visibility("hidden")))
 
+/* FGI_ASAN: this object is part of an AddressSanitizer build. The Makefile defines it for
+ * the one file it compiles without ASan instrumentation (oracle/heap.c). */
+#if !defined(FGI_ASAN) && defined(__SANITIZE_ADDRESS__)
+#define FGI_ASAN 1
+#elif !defined(FGI_ASAN) && defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FGI_ASAN 1
+#endif
+#endif
+
 /* Engine invariant: on in every build (make check included); a failure is an engine bug. */
 #define FG_ASSERT(c)                                                                       \
     ((c) ? (void)0 : fgi_assert_fail(__FILE__, __LINE__, #c))

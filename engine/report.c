@@ -15,11 +15,7 @@
 
 #include "finding.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static void json_string(fgi_str *s, const char *text)
 {
@@ -85,40 +81,26 @@ void fgi_report_add(fg_session *s, const fg_outcome *o)
                  o->slowest_ms);
 }
 
-/* Temp file, fsync, rename: a reader never sees half a report. */
-static fg_error write_file(const char *dir, const char *name, const char *text, size_t len)
+typedef struct text {
+    const char *p;
+    size_t len;
+} text;
+
+static int fill_text(int fd, void *ctx)
 {
-    fgi_str path = {0}, tmp = {0};
+    const text *t = ctx;
+    return fgi_write_all(fd, t->p, t->len);
+}
+
+/* <dir>/<name>, written atomically (temporary file, fsync, rename). */
+static fg_error write_file(const char *dir, const char *name, const char *p, size_t len)
+{
+    fgi_str path = {0};
     fgi_str_addf(&path, "%s/%s", dir, name);
-    fgi_str_addf(&tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid());
-    fg_error e = FG_OK;
-    if (path.failed || tmp.failed) {
-        e = FG_ENOMEM;
-        goto out;
-    }
-    int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        e = FG_EIO;
-        goto out;
-    }
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, text + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        off += (size_t)w;
-    }
-    int ok = off == len && fsync(fd) == 0;
-    ok = close(fd) == 0 && ok;
-    if (!ok || rename(tmp.buf, path.buf) != 0) {
-        unlink(tmp.buf);
-        e = FG_EIO;
-    }
-out:
+    fg_error e = path.failed                                                  ? FG_ENOMEM
+                 : fgi_write_atomic(path.buf, fill_text, &(text){p, len}) ? FG_EIO
+                                                                           : FG_OK;
     fgi_str_free(&path);
-    fgi_str_free(&tmp);
     return e;
 }
 

@@ -205,9 +205,7 @@ static void keep_if_novel(run *r, const uint8_t *data, size_t size, int64_t k,
 static void run_one(run *r, const uint8_t *data, size_t size, int64_t k, const char *origin,
                     int keep_always)
 {
-    r->exec.crash.case_index = k;
-    r->exec.crash.origin = origin;
-    r->exec.mut = origin ? NULL : &r->mut;
+    fgi_exec_origin(&r->exec, k, origin, &r->mut);
     unsigned long mark = fgi_cmp_mark();
     fgi_exec_run(&r->exec, data, size, &r->res);
     if (r->res.status != FGI_CASE_OK) {

@@ -38,7 +38,7 @@ void fgi_store_fail_nth(unsigned long n)
 
 /* ---- signal-safe sink --------------------------------------------------------------- */
 
-static int write_all(int fd, const char *p, size_t n)
+int fgi_write_all(int fd, const char *p, size_t n)
 {
     while (n) {
         ssize_t w = write(fd, p, n);
@@ -55,7 +55,7 @@ static int write_all(int fd, const char *p, size_t n)
 void fgi_sink_flush(fgi_sink *k)
 {
     if (k->fd >= 0 && k->len) {
-        if (write_all(k->fd, k->buf, k->len) != 0)
+        if (fgi_write_all(k->fd, k->buf, k->len) != 0)
             k->failed = 1;
         k->len = 0;
     }
@@ -217,9 +217,7 @@ static void write_txt(fgi_sink *k, const fgi_finding_rec *f, const char *bin_pat
     fgi_sink_put(k, "\n");
 }
 
-/* Writes one file atomically: <final>.tmp.<pid>, fsync, rename. */
-static int write_atomic(const char *final, const fgi_finding_rec *f, const char *bin_path,
-                        int is_txt)
+int fgi_write_atomic(const char *final, int (*fill)(int fd, void *ctx), void *ctx)
 {
     char tmp[4096];
     fgi_sink name = {.fd = -1};
@@ -242,19 +240,34 @@ static int write_atomic(const char *final, const fgi_finding_rec *f, const char 
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0)
         return -1;
-    fgi_sink k = {.fd = fd};
-    if (is_txt)
-        write_txt(&k, f, bin_path);
-    else if (write_all(fd, (const char *)f->data, f->size) != 0)
-        k.failed = 1;
-    fgi_sink_flush(&k);
-    int ok = !k.failed && fsync(fd) == 0;
+    int ok = fill(fd, ctx) == 0 && fsync(fd) == 0;
     ok = close(fd) == 0 && ok;
     if (!ok || rename(tmp, final) != 0) {
         unlink(tmp);
         return -1;
     }
     return 0;
+}
+
+/* The two halves of a stored finding, as fill callbacks for fgi_write_atomic. */
+typedef struct finding_files {
+    const fgi_finding_rec *f;
+    const char *bin_path;
+} finding_files;
+
+static int fill_bin(int fd, void *ctx)
+{
+    const fgi_finding_rec *f = ((const finding_files *)ctx)->f;
+    return fgi_write_all(fd, (const char *)f->data, f->size);
+}
+
+static int fill_txt(int fd, void *ctx)
+{
+    const finding_files *ff = ctx;
+    fgi_sink k = {.fd = fd};
+    write_txt(&k, ff->f, ff->bin_path);
+    fgi_sink_flush(&k);
+    return k.failed ? -1 : 0;
 }
 
 /* strerror may translate and allocate; this names the usual suspects signal-safely. */
@@ -282,7 +295,8 @@ int fgi_finding_store(const fgi_finding_rec *f, char *path, size_t cap)
     int ok = join(dir, sizeof dir, f->findings_dir, f->target, "") == 0 &&
              fgi_make_dirs(dir) == 0 && join(bin, sizeof bin, dir, f->class_id, ".bin") == 0 &&
              join(txt, sizeof txt, dir, f->class_id, ".txt") == 0 &&
-             write_atomic(bin, f, bin, 0) == 0 && write_atomic(txt, f, bin, 1) == 0;
+             fgi_write_atomic(bin, fill_bin, &(finding_files){f, bin}) == 0 &&
+             fgi_write_atomic(txt, fill_txt, &(finding_files){f, bin}) == 0;
     int saved_errno = errno;
 
     fgi_sink k = {.fd = 2};

@@ -33,15 +33,7 @@ static void note_strings(const char *a, const char *b, size_t max)
     fgi_cmp_note_bytes(a, bounded_len(a, max), b, bounded_len(b, max));
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define FGI_STRHOOK_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FGI_STRHOOK_ASAN 1
-#endif
-#endif
-
-#ifdef FGI_STRHOOK_ASAN
+#ifdef FGI_ASAN
 
 void __sanitizer_weak_hook_memcmp(void *pc, const void *a, const void *b, size_t n, int r);
 void __sanitizer_weak_hook_strncmp(void *pc, const char *a, const char *b, size_t n, int r);

@@ -8,19 +8,9 @@
 #ifndef FG_HEAP_REAL_H
 #define FG_HEAP_REAL_H
 
-#include <stddef.h>
+#include "internal.h"
 
-#if defined(FGI_HEAP_ASAN)
-/* set by the Makefile, which builds this file itself without ASan instrumentation */
-#elif defined(__SANITIZE_ADDRESS__)
-#define FGI_HEAP_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FGI_HEAP_ASAN 1
-#endif
-#endif
-
-#ifdef FGI_HEAP_ASAN
+#ifdef FGI_ASAN
 #define FGI_REAL(name) __interceptor_##name
 #else
 #define FGI_REAL(name) __libc_##name

@@ -1,6 +1,7 @@
 /* test/test_cmp.c — the comparison tables: what they record, and only during a case. */
 #include "case.h"
 #include "check.h"
+#include "sancov.h"
 
 #include "cmp.h"
 #include "exec.h"
@@ -12,15 +13,6 @@
 #define DRAWS (64 * FGI_CMP_INTS) /* enough draws to see every slot of a full ring */
 
 /* The callbacks clang and gcc emit for -fsanitize-coverage=trace-cmp (engine/cmp.c). */
-void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b);
-void __sanitizer_cov_trace_cmp2(uint16_t a, uint16_t b);
-void __sanitizer_cov_trace_cmp4(uint32_t a, uint32_t b);
-void __sanitizer_cov_trace_cmp8(uint64_t a, uint64_t b);
-void __sanitizer_cov_trace_const_cmp1(uint8_t a, uint8_t b);
-void __sanitizer_cov_trace_const_cmp2(uint16_t a, uint16_t b);
-void __sanitizer_cov_trace_const_cmp4(uint32_t a, uint32_t b);
-void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b);
-void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases);
 
 /* ---- running a body as a real case: fgt_in_case (test/case.c) ------------------------ */
 

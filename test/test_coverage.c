@@ -1,14 +1,12 @@
 /* test/test_coverage.c — the SanitizerCoverage runtime: modules register, counters become
  * bucketed features, and a feature names a module and an index, never an address. */
 #include "check.h"
+#include "sancov.h"
 
 #include "coverage.h"
 
 #include <string.h>
 
-void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop);
-void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop);
-void __sanitizer_cov_trace_pc_guard(uint32_t *guard);
 
 static uint8_t counters[40];
 static uint32_t guards[10];

@@ -2,6 +2,7 @@
  * what its name says; fgi_mutate's stacking and its description. */
 #include "case.h"
 #include "check.h"
+#include "sancov.h"
 
 #include "cmp.h"
 #include "exec.h"
@@ -199,10 +200,6 @@ static fgi_dict fixture_dict;
 
 /* The comparison tables are filled only while a case runs: fgt_in_case (test/case.c). */
 
-void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b);
-void __sanitizer_cov_trace_cmp2(uint16_t a, uint16_t b);
-void __sanitizer_cov_trace_cmp4(uint32_t a, uint32_t b);
-void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b);
 
 /* The pair of the cmp_int test: a 4-byte magic compared as one integer. */
 #define CMP_A 0x11223344u
