@@ -31,6 +31,7 @@ static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SI
 static struct {
     fgi_exec *open;                  /* the open harness, NULL when none */
     volatile sig_atomic_t active;    /* a case body is running */
+    int rejected;                    /* the running body called fg_reject */
     pthread_t thread;                /* the thread running cases */
     sigjmp_buf jump;                 /* where a check returns to */
     fgi_case_result *res;            /* the running case's result */
@@ -295,6 +296,8 @@ static void run_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_res
     size_t allowance = e->target->allowance ? e->target->allowance(size)
                                             : fgi_heap_default_allowance(size);
     res->status = FGI_CASE_OK;
+    res->rejected = 0;
+    ex.rejected = 0;
     ex.res = res;
     /* Only this thread writes the counter: a load and a store, no locked add. */
     atomic_store_explicit(&ex.cases, atomic_load_explicit(&ex.cases, memory_order_relaxed) + 1,
@@ -310,6 +313,7 @@ static void run_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_res
         ex.active = 0;
         fgi_heap_disarm(heap);
         res->sig = sig;
+        res->rejected = ex.rejected;
         if (heap->refused) {
             res->status = FGI_CASE_ENDED;
             res->kind = "amplification";
@@ -427,6 +431,12 @@ void fgi_exec_end_case(const char *kind, const char *site, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     end_case(kind, site, "", fmt, ap);
+}
+
+void fg_reject(void)
+{
+    if (fgi_exec_on_case_thread())
+        ex.rejected = 1;
 }
 
 void fg_fail_at(const char *file, int line, const char *cond, const char *fmt, ...)

@@ -21,6 +21,7 @@ enum fgi_case_status {
 typedef struct fgi_case_result {
     enum fgi_case_status status;
     uint64_t sig;         /* valid for FGI_CASE_OK */
+    int rejected;         /* the body called fg_reject: never keep this input */
     const char *kind;     /* "check", "write", "amplification", "retention" */
     char site[256];       /* "file:line" of a check, "" otherwise */
     char detail[1024];    /* the finding's detail */

@@ -54,6 +54,10 @@ FGI_HIDDEN extern const size_t fgi_mutator_count;
  * mutations can cancel out. */
 FGI_HIDDEN size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max);
 
+/* The mutator whose dictionary and crossover partner fg_mutate_bytes lends to domains
+ * and LLVMFuzzerMutate while a case is built (bytes.c); NULL clears it. */
+FGI_HIDDEN void fgi_bytes_context(const fgi_mut *m);
+
 /* Appends "name,name,..." of the last fgi_mutate to s. */
 FGI_HIDDEN void fgi_mutate_describe(const fgi_mut *m, fgi_str *s);
 

@@ -241,7 +241,7 @@ static void keep_if_novel(run *r, const uint8_t *data, size_t size, int64_t k,
         novel |= r->new_features > 0;
     }
     int keep = keep_always || novel || (origin && sig == 0);
-    if (!origin && r->t->unguided)
+    if (!keep_always && ((!origin && r->t->unguided) || r->res.rejected))
         keep = 0;
     if (!keep)
         return;
@@ -343,7 +343,9 @@ static void generate_one(run *r, uint64_t k)
     r->mut.other_size = other->size;
     r->mut.local = base->cmps;
     r->mut.nlocal = base->ncmps;
+    fgi_bytes_context(&r->mut);
     size = fgi_mutate(&r->mut, r->work, size, r->max_len);
+    fgi_bytes_context(NULL);
     run_one(r, r->work, size, (int64_t)k, NULL, 0);
 }
 

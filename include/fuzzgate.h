@@ -31,8 +31,7 @@ typedef struct fg_seeds fg_seeds;
  * session reports the error). Only valid inside a .seed callback. */
 int fg_seeds_add(fg_seeds *seeds, const void *data, size_t size);
 
-/* Structured mutation for inputs that are a language (reserved: a later release defines
- * it; a target leaves .domain NULL until then). */
+/* Structured mutation for inputs that are a language: see "Domains" below. */
 struct fg_domain;
 
 /* A fuzz target. Declare one with FG_TARGET; every field but .run is optional.
@@ -49,7 +48,7 @@ struct fg_domain;
  * max_len    the longest input the mutator generates for this target (0 = 4096).
  * unguided   1 for targets whose behaviour space is too large to guide on: no generated
  *            input is kept for novelty (docs/signatures.md says when).
- * domain     structured mutation (reserved, NULL).
+ * domain     structured mutation (NULL: byte mutation only); see "Domains".
  * flags      reserved, 0.
  * file, line filled in by FG_TARGET.                                                    */
 typedef struct fg_target {
@@ -132,6 +131,11 @@ FG_NORETURN void fg_fail_at(const char *file, int line, const char *cond, const 
 /* fg_fail(fmt, ...): fails the case unconditionally. */
 #define fg_fail(...) fg_fail_at(__FILE__, __LINE__, (const char *)0, __VA_ARGS__)
 
+/* Marks the running case's input as one not to keep (libFuzzer's "return -1"): whatever
+ * its signature or coverage, it is not added to the corpus. The case still passes or
+ * fails on its oracles. Only on the case's own thread; elsewhere it does nothing. */
+void fg_reject(void);
+
 /* A 64-bit finaliser (splitmix64's); a bijection, so distinct inputs stay distinct. */
 static inline uint64_t fg_mix64(uint64_t x)
 {
@@ -170,6 +174,49 @@ static inline unsigned fg_bucket(uint64_t n, unsigned cap)
     }
     return b;
 }
+
+/* ===================================================================================== */
+/* Domains                                                                               */
+/* ===================================================================================== */
+
+/* The random stream of the case being built; borrowed for the length of a callback. Every
+ * draw is a function of (seed, target, case index), so a domain that draws only from it
+ * keeps the run deterministic. */
+typedef struct fgi_rng fg_rng;
+uint64_t fg_rng_u64(fg_rng *rng);
+/* Uniform in [0, n); n > 0. */
+uint64_t fg_rng_below(fg_rng *rng, uint64_t n);
+
+/* The engine's byte mutation (the havoc a target without a domain gets) applied in place
+ * to data[0..size), capacity max_size; returns the new size (<= max_size). For a domain's
+ * string leaves, and behind LLVMFuzzerMutate. */
+size_t fg_mutate_bytes(fg_rng *rng, uint8_t *data, size_t size, size_t max_size);
+
+/* A domain: the target's inputs are values of a language, read from and written back to
+ * bytes. The engine does the sandwich per generated case — read the corpus entry, apply
+ * one mutate edit, write — and blends plain byte havoc into the same corpus, so inputs that
+ * do not read as a value are still made and still mutated. Corpus files stay bytes.
+ * Callbacks run outside any case (no oracle is armed) on the run thread.
+ *
+ * max_len  the longest written input (0: the target's max_len); longer writes are dropped.
+ * read     bytes -> a new value, or NULL when the bytes are not one.
+ * write    value -> bytes into out[0..cap); returns the length it needs, so a return
+ *          above cap means "did not fit" (the engine then uses byte havoc).
+ * mutate   one edit of value in place; other is another corpus entry's value or NULL.
+ *          Returns 0 when it changed nothing.
+ * create   a fresh value from the rng (for an empty or unreadable base); NULL if it can't.
+ * free     releases a value from read or create.
+ * havoc_percent  share of generated cases that get byte havoc instead (0: 20).       */
+typedef struct fg_domain {
+    const char *name;
+    size_t max_len;
+    void *(*read)(const uint8_t *data, size_t size);
+    size_t (*write)(const void *value, uint8_t *out, size_t cap);
+    int (*mutate)(void *value, const void *other, fg_rng *rng);
+    void *(*create)(fg_rng *rng);
+    void (*free)(void *value);
+    unsigned havoc_percent;
+} fg_domain;
 
 /* ===================================================================================== */
 /* Errors                                                                                */

@@ -298,3 +298,12 @@ static uint64_t magic_run(const uint8_t *d, size_t n)
     return fg_sig(2, 0);
 }
 FG_TARGET(planted_magic, .run = magic_run, .what = "aborts past an 8-byte magic and a u32")
+
+/* Rejects every input (libFuzzer's return -1) while returning a fresh signature each
+ * time: nothing generated may be kept. */
+static uint64_t reject_run(const uint8_t *d, size_t n)
+{
+    fg_reject();
+    return fg_sig(n, n ? d[0] : 0);
+}
+FG_TARGET(planted_reject, .run = reject_run, .what = "fg_reject on every input")

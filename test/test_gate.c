@@ -346,3 +346,16 @@ FG_TEST(gate_real_library_with_global_state_is_clean)
     }
     expect_clean("planted_zlib");
 }
+
+/* fg_reject keeps an input out of the corpus however novel it is: only the empty input
+ * (always kept, as the base of every mutation) remains. */
+FG_TEST(gate_rejected_inputs_are_not_kept)
+{
+    scratch s;
+    scratch_open(&s, "test-planted");
+    fgt_run r;
+    run_gate(&s, &r, NULL, "planted_reject", "--cases=3000", NULL);
+    CHECK(r.exited && r.code == 0);
+    CHECK(strstr(r.out, "corpus 1,") != NULL);
+    fgt_run_free(&r);
+}

@@ -3,6 +3,7 @@
 #include "check.h"
 
 #include "hex.h"
+#include "sha1.h"
 
 #include <stdlib.h>
 
@@ -190,4 +191,31 @@ FG_TEST(hex_escape_decode_errors_point_at_the_fault)
     size_t outlen = 0, err_at = 0;
     CHECK(fgi_escape_decode("a\0b", 3, out, &outlen, &err_at) == -1);
     CHECK_EQ_U(err_at, 1);
+}
+
+/* SHA-1 against FIPS 180 vectors and a million-byte input (block-boundary paths). */
+FG_TEST(sha1_known_vectors)
+{
+    char hex[FGI_SHA1_HEX];
+    fgi_sha1_hex("", 0, hex);
+    CHECK_STR(hex, "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+    fgi_sha1_hex("abc", 3, hex);
+    CHECK_STR(hex, "a9993e364706816aba3e25717850c26c9cd0d89d");
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    fgi_sha1_hex(two, strlen(two), hex);
+    CHECK_STR(hex, "84983e441c3bd26ebaae4aa1f95129e5e54670f1");
+    uint8_t *a = malloc(1000000);
+    CHECK(a != NULL);
+    memset(a, 'a', 1000000);
+    fgi_sha1_hex(a, 1000000, hex);
+    CHECK_STR(hex, "34aa973cd4c4daa4f61eeb2bdbad27316534016f");
+    free(a);
+    /* 55, 56 and 64 bytes: the padding spills into a second block at 56. */
+    uint8_t z[64] = {0};
+    fgi_sha1_hex(z, 55, hex);
+    CHECK_STR(hex, "8e8832c642a6a38c74c17fc92ccedc266c108e6c");
+    fgi_sha1_hex(z, 56, hex);
+    CHECK_STR(hex, "9438e360f578e12c0e0e8ed28e2c125c1cefee16");
+    fgi_sha1_hex(z, 64, hex);
+    CHECK_STR(hex, "c8d7d0ef0eedfa82d2ea1aa592845b9a6d4b02b7");
 }
