@@ -7,13 +7,20 @@
 #include <string.h>
 
 /* Process-wide because the compiler's callbacks have no context. Written by the thread
- * running instrumented code during a case; read by the run thread when it mutates (between
- * cases). Counters only grow within a target's run; the slot is count % size. */
+ * running instrumented code during a case; read by the run thread between cases. The
+ * rings record every case's comparisons (a case's own are read back with fgi_cmp_since);
+ * the pool is what the mutators draw from, and it is fed only by fgi_cmp_pool_add with
+ * the comparisons of inputs the run kept, in the order it kept them — so what a case may
+ * draw is a function of the corpus snapshot, not of which executor ran which case. */
 static struct {
     fgi_cmp_int ints[FGI_CMP_INTS];
     unsigned long nints;
     fgi_cmp_str strs[FGI_CMP_STRS];
     unsigned long nstrs;
+    fgi_cmp_int pool_ints[FGI_CMP_INTS];
+    unsigned long npool_ints;
+    fgi_cmp_str pool_strs[FGI_CMP_STRS];
+    unsigned long npool_strs;
     struct {
         uint64_t hash;            /* 0 = empty */
         uint32_t seen;            /* occurrences; promoted at FGI_CMP_AUTO_AFTER */
@@ -95,31 +102,71 @@ const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len)
 void fgi_cmp_reset(void)
 {
     fgi_strhook_link();
-    cmp.nints = cmp.nstrs = 0;
+    cmp.nints = cmp.nstrs = cmp.npool_ints = cmp.npool_strs = 0;
     memset(cmp.counts, 0, sizeof cmp.counts);
     cmp.ncounts = cmp.npromoted = 0;
 }
 
 int fgi_cmp_have_ints(void)
 {
-    return cmp.nints != 0;
+    return cmp.npool_ints != 0;
 }
 
 int fgi_cmp_have_strs(void)
 {
-    return cmp.nstrs != 0;
+    return cmp.npool_strs != 0;
 }
 
 const fgi_cmp_int *fgi_cmp_pick_int(fgi_rng *r)
 {
-    unsigned long n = cmp.nints < FGI_CMP_INTS ? cmp.nints : FGI_CMP_INTS;
-    return n ? &cmp.ints[fgi_rng_below(r, n)] : NULL;
+    unsigned long n = cmp.npool_ints < FGI_CMP_INTS ? cmp.npool_ints : FGI_CMP_INTS;
+    return n ? &cmp.pool_ints[fgi_rng_below(r, n)] : NULL;
 }
 
 const fgi_cmp_str *fgi_cmp_pick_str(fgi_rng *r)
 {
-    unsigned long n = cmp.nstrs < FGI_CMP_STRS ? cmp.nstrs : FGI_CMP_STRS;
-    return n ? &cmp.strs[fgi_rng_below(r, n)] : NULL;
+    unsigned long n = cmp.npool_strs < FGI_CMP_STRS ? cmp.npool_strs : FGI_CMP_STRS;
+    return n ? &cmp.pool_strs[fgi_rng_below(r, n)] : NULL;
+}
+
+void fgi_cmp_pool_add(const fgi_cmp_int *ints, size_t nints, const fgi_cmp_str *strs,
+                      size_t nstrs)
+{
+    for (size_t i = 0; i < nints; i++) {
+        const fgi_cmp_int *c = &ints[i];
+        cmp.pool_ints[cmp.npool_ints++ % FGI_CMP_INTS] = *c;
+        if (c->width >= 2 && c->constant) {
+            uint8_t le[8];
+            for (unsigned j = 0; j < c->width; j++)
+                le[j] = (uint8_t)(c->b >> (8 * j));
+            count_constant(le, c->width);
+        }
+    }
+    for (size_t i = 0; i < nstrs; i++) {
+        const fgi_cmp_str *c = &strs[i];
+        cmp.pool_strs[cmp.npool_strs++ % FGI_CMP_STRS] = *c;
+        /* Which side is the program's constant is not known; the input's side rarely
+         * repeats byte for byte, so counting both promotes the constant. */
+        count_constant(c->a, c->alen);
+        count_constant(c->b, c->blen);
+    }
+}
+
+unsigned long fgi_cmp_mark_strs(void)
+{
+    return cmp.nstrs;
+}
+
+size_t fgi_cmp_strs_since(unsigned long mark, fgi_cmp_str *out, size_t cap)
+{
+    unsigned long n = cmp.nstrs - mark;
+    if (n > FGI_CMP_STRS)
+        n = FGI_CMP_STRS;
+    if (n > cap)
+        n = cap;
+    for (unsigned long i = 0; i < n; i++)
+        out[i] = cmp.strs[(cmp.nstrs - n + i) % FGI_CMP_STRS];
+    return (size_t)n;
 }
 
 unsigned long fgi_cmp_mark(void)
@@ -149,12 +196,7 @@ static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
     slot->a = a;
     slot->b = b;
     slot->width = width;
-    if (b_is_constant && width >= 2) {
-        uint8_t le[8];
-        for (unsigned i = 0; i < width; i++)
-            le[i] = (uint8_t)(b >> (8 * i));
-        count_constant(le, width);
-    }
+    slot->constant = (uint8_t)b_is_constant;
 }
 
 void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
@@ -175,10 +217,6 @@ void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
     memcpy(slot->b, b, blen);
     slot->alen = (uint8_t)alen;
     slot->blen = (uint8_t)blen;
-    /* Which side is the program's constant is not known; the input's side rarely repeats
-     * byte for byte, so counting both promotes the constant. */
-    count_constant(a, alen);
-    count_constant(b, blen);
 }
 
 /* The callbacks, as clang and gcc emit them for -fsanitize-coverage=trace-cmp. */

@@ -10,8 +10,10 @@
 #include "exec.h"
 
 #include "coverage.h"
+#include "frames.h"
 #include "heap.h"
 #include "watchdog.h"
+#include "wire.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -43,9 +45,15 @@ static struct {
     pid_t pid;                       /* the process that opened the harness */
     char timeout_detail[160];        /* set by the watchdog before it signals the case */
     struct sigaction saved_timeout;  /* the timeout signal's handler before ours */
-} ex;
+    int channel;                     /* an executor's pipe to its supervisor, or -1 */
+    fgi_slot *slot;                  /* its shared slot, or NULL */
+    uint64_t seq;                    /* the next input's position in the run */
+    uint64_t boundary;               /* return address of the call into the target */
+    volatile sig_atomic_t forked;    /* this process was forked by a target's case */
+    int atfork;                      /* the fork hook is registered (once per process) */
+} ex = {.channel = -1};
 
-static const char *signal_name(int sig)
+const char *fgi_signal_name(int sig)
 {
     switch (sig) {
     case SIGSEGV: return "SIGSEGV (invalid memory access)";
@@ -54,15 +62,21 @@ static const char *signal_name(int sig)
     case SIGFPE: return "SIGFPE (arithmetic exception)";
     case SIGABRT: return "SIGABRT (abort)";
     case SIGTRAP: return "SIGTRAP (trap)";
-    default: return "fatal signal";
+    case SIGKILL: return "SIGKILL (killed)";
+    default: return "a fatal signal";
     }
 }
 
+static uint64_t frames[FGI_FRAMES]; /* the dying case's, captured by the handler */
+static unsigned frames_n;
+static int frames_sanitizer;
+
 /* Stores a crash finding for the running case (if one is running on this thread) through
- * the one store path. `what` names the cause; it is also the class key. Signal-safe. */
+ * the one store path — or, in an executor, sends it to the supervisor, which stores it.
+ * `what` names the cause; with the crash's top frames it is the class key. Signal-safe. */
 static void store_running(const char *kind, const char *what, const char *ending)
 {
-    if (!ex.active || !ex.open)
+    if (!ex.active || !ex.open || ex.forked)
         return;
     ex.active = 0;
     fgi_exec *e = ex.open;
@@ -83,10 +97,39 @@ static void store_running(const char *kind, const char *what, const char *ending
     memcpy(detail, d.buf, n);
     detail[n] = '\0';
 
+    if (ex.channel >= 0) {
+        /* An executor: the supervisor stores it, from the input in the shared slot. */
+        fgi_dying dy;
+        memset(&dy, 0, sizeof dy);
+        size_t kl = strlen(kind), wl = strlen(detail);
+        memcpy(dy.kind, kind, kl < sizeof dy.kind - 1 ? kl : sizeof dy.kind - 1);
+        memcpy(dy.what, detail, wl < sizeof dy.what - 1 ? wl : sizeof dy.what - 1);
+        dy.nframes = frames_n;
+        dy.from_sanitizer = (uint32_t)frames_sanitizer;
+        memcpy(dy.frames, frames, frames_n * sizeof frames[0]);
+        fgi_wire_send(ex.channel, FGI_MSG_DYING, &dy, sizeof dy);
+        return;
+    }
+    char key[160 + 3 * 48];
+    fgi_sink kk = {.fd = -1};
+    fgi_sink_put(&kk, what);
+    if (frames_n) {
+        /* In-process (--no-fork): naming frames here is not signal-safe, but the process
+         * is ending anyway and there is no supervisor to do it. */
+        char where[3 * 48];
+        fgi_frames_describe(frames, frames_n, frames_sanitizer, where, sizeof where);
+        if (where[0]) {
+            fgi_sink_put(&kk, " at ");
+            fgi_sink_put(&kk, where);
+        }
+    }
+    n = kk.len < sizeof key - 1 ? kk.len : sizeof key - 1;
+    memcpy(key, kk.buf, n);
+    key[n] = '\0';
     fgi_finding_rec f = e->crash;
     f.kind = kind;
-    f.detail = detail;
-    f.class_key = what;
+    f.detail = key;
+    f.class_key = key;
     f.site = NULL;
     f.mutations = e->mut ? muts : "";
     fgi_finding_classify(&f);
@@ -105,8 +148,11 @@ static void store_running(const char *kind, const char *what, const char *ending
  * finding is stored now, from the input the harness still holds. */
 static void on_sanitizer_death(void)
 {
-    if (fgi_exec_on_case_thread())
-        store_running("crash", "the target died of a sanitizer report (printed above)",
+    if (!fgi_exec_on_case_thread())
+        return;
+    frames_n = fgi_frames_capture(NULL, ex.boundary, frames, FGI_FRAMES);
+    frames_sanitizer = 1;
+    store_running("crash", "the target died of a sanitizer report (printed above)",
                       "crashed; this process ends with the sanitizer's exit status");
 }
 
@@ -191,12 +237,13 @@ __attribute__((weak)) const char *__ubsan_default_options(void)
 /* Stores a crash finding for the running case, then lets the signal kill the process. */
 static void on_fatal(int sig, siginfo_t *info, void *uctx)
 {
-    (void)uctx;
     if (fgi_exec_on_case_thread()) {
+        frames_n = fgi_frames_capture(uctx, ex.boundary, frames, FGI_FRAMES);
+        frames_sanitizer = 0;
         char what[96];
         fgi_sink w = {.fd = -1}; /* no snprintf: this is a signal handler */
         fgi_sink_put(&w, "the target died of ");
-        fgi_sink_put(&w, signal_name(sig));
+        fgi_sink_put(&w, fgi_signal_name(sig));
         size_t n = w.len < sizeof what - 1 ? w.len : sizeof what - 1;
         memcpy(what, w.buf, n);
         what[n] = '\0';
@@ -211,6 +258,59 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
      * raised again and delivered when this handler returns. */
     if (sig == SIGABRT || sig == SIGTRAP || info == NULL || info->si_code <= 0)
         raise(sig);
+}
+
+/* The one call into a target body. Not inlined and not a tail call, so the return address
+ * inside it marks where a crash's frames stop being the target's (ex.boundary). */
+__attribute__((noinline)) static uint64_t call_body(uint64_t (*run)(const uint8_t *, size_t),
+                                                    const uint8_t *in, size_t size)
+{
+    uint64_t sig = run(in, size);
+    __asm__ volatile("" ::: "memory");
+    return sig;
+}
+
+static uint64_t probe_boundary(const uint8_t *in, size_t size)
+{
+    (void)in;
+    (void)size;
+    ex.boundary = (uint64_t)(uintptr_t)__builtin_return_address(0);
+    return 0;
+}
+
+/* A target that forks: the copy must not go on running the engine's cases. */
+static void on_fork_child(void)
+{
+    if (ex.active)
+        ex.forked = 1;
+}
+
+/* Copies the input about to run into the executor's shared slot, so the supervisor still
+ * has it if this case kills the process. */
+static void publish(const fgi_exec *e, const uint8_t *data, size_t size)
+{
+    fgi_slot *sl = ex.slot;
+    if (size > sl->cap)
+        size = sl->cap; /* cannot happen: the slot is sized for the largest input */
+    if (data != sl->data && size)
+        memcpy(sl->data, data, size);
+    sl->size = size;
+    sl->seq = ex.seq;
+    sl->case_index = e->crash.case_index;
+    sl->napplied = e->mut ? e->mut->napplied : 0;
+    if (sl->napplied)
+        memcpy(sl->applied, e->mut->applied, sl->napplied);
+}
+
+void fgi_exec_attach(int channel, fgi_slot *slot)
+{
+    ex.channel = channel;
+    ex.slot = slot;
+}
+
+void fgi_exec_seq(uint64_t seq)
+{
+    ex.seq = seq;
 }
 
 fg_error fgi_exec_open(fgi_exec *e, const fg_target *t)
@@ -240,6 +340,11 @@ fg_error fgi_exec_open(fgi_exec *e, const fg_target *t)
         __sanitizer_set_death_callback(on_sanitizer_death);
     if (!ex.exit_trap && atexit(on_exit_during_case) == 0)
         ex.exit_trap = 1;
+    if (!ex.atfork && pthread_atfork(NULL, NULL, on_fork_child) == 0)
+        ex.atfork = 1;
+    fgi_frames_warm();
+    call_body(probe_boundary, NULL, 0);
+    ex.forked = 0;
     ex.thread = pthread_self();
     ex.pid = getpid();
     ex.open = e;
@@ -306,10 +411,17 @@ static void run_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_res
         fgi_cov_reset();
         fgi_cov_budget(fgi_cov_default_budget(size));
     }
+    if (ex.slot) {
+        publish(e, data, size);
+        atomic_store_explicit(&ex.slot->cases, ex.slot->cases + 1, memory_order_relaxed);
+        ex.slot->active = 1;
+    }
     if (sigsetjmp(ex.jump, 0) == 0) {
         fgi_heap_arm(allowance);
         ex.active = 1;
-        uint64_t sig = e->target->run(in, size);
+        uint64_t sig = call_body(e->target->run, in, size);
+        if (ex.forked)
+            _exit(0); /* the target's forked copy, back from the body: it is not ours */
         ex.active = 0;
         fgi_heap_disarm(heap);
         res->sig = sig;
@@ -341,6 +453,8 @@ static void run_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_res
         res->status = FGI_CASE_ENDED;
         res->sig = 0;
     }
+    if (ex.slot)
+        ex.slot->active = 0;
 }
 
 static int by_name(const void *a, const void *b)

@@ -57,6 +57,13 @@ FGI_HIDDEN void fgi_exec_origin(fgi_exec *e, int64_t case_index, const char *ori
 FGI_HIDDEN void fgi_exec_run(fgi_exec *e, const uint8_t *data, size_t size,
                              fgi_case_result *res);
 
+struct fgi_slot;
+/* Makes this process an executor: dying cases are sent on `channel` (wire.h) instead of
+ * stored, and every input is published into `slot` before its body runs. -1/NULL undo. */
+FGI_HIDDEN void fgi_exec_attach(int channel, struct fgi_slot *slot);
+/* The run position of the next input (published with it). */
+FGI_HIDDEN void fgi_exec_seq(uint64_t seq);
+
 /* Stores a finding of `kind` for the case now running, from any thread (the watchdog),
  * and prints "fuzzgate: <target>: <ending>". Signal-safe. No-op when no case runs. */
 FGI_HIDDEN void fgi_exec_store_running(const char *kind, const char *detail,
@@ -66,6 +73,9 @@ FGI_HIDDEN void fgi_exec_store_running(const char *kind, const char *detail,
  * own thread (by signal; from the caller after a grace period if that fails) and ends the
  * process with status 1. Returns only if no case is running. */
 FGI_HIDDEN void fgi_exec_timeout(const char *detail);
+
+/* "SIGSEGV (invalid memory access)" and the like: a static string. Signal-safe. */
+FGI_HIDDEN const char *fgi_signal_name(int sig);
 
 /* How many case bodies have started; *active says whether one is running now. */
 FGI_HIDDEN unsigned long fgi_exec_cases_started(int *active);

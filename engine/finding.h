@@ -22,6 +22,8 @@ typedef struct fgi_finding_rec {
     size_t size;
     uint64_t seed;            /* the run's seed */
     int64_t case_index;       /* generated case number, or -1 for a replayed input */
+    uint64_t seq;             /* position in the run (replayed inputs first): of two
+                               * same-size inputs of a class, the earlier is kept */
     const char *origin;       /* for a replayed input: its file or "seed #n"; else NULL */
     const char *mutations;    /* mutators that made it, "" if none */
     const char *program;      /* the driver's name, for the replay command */

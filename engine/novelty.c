@@ -50,14 +50,13 @@ static int grow(fgi_novelty *n)
     return 0;
 }
 
-int fgi_novelty_add(fgi_novelty *n, uint64_t sig)
+int fgi_novelty_bump(fgi_novelty *n, uint64_t sig, uint32_t count)
 {
     FG_ASSERT(sig != 0);
     if (n->cap) {
         size_t i = slot_of(n, sig);
         if (n->keys[i] == sig) {
-            if (n->hits[i] != UINT32_MAX)
-                n->hits[i]++;
+            n->hits[i] = n->hits[i] > UINT32_MAX - count ? UINT32_MAX : n->hits[i] + count;
             return 0;
         }
     }
@@ -66,9 +65,28 @@ int fgi_novelty_add(fgi_novelty *n, uint64_t sig)
     size_t i = slot_of(n, sig);
     FG_ASSERT(n->keys[i] == 0);
     n->keys[i] = sig;
-    n->hits[i] = 1;
+    n->hits[i] = count;
     n->count++;
     return 1;
+}
+
+int fgi_novelty_add(fgi_novelty *n, uint64_t sig)
+{
+    return fgi_novelty_bump(n, sig, 1);
+}
+
+int fgi_novelty_has(const fgi_novelty *n, uint64_t sig)
+{
+    return n->cap && sig && n->keys[slot_of(n, sig)] == sig;
+}
+
+void fgi_novelty_clear(fgi_novelty *n)
+{
+    if (n->cap && n->count) {
+        memset(n->keys, 0, n->cap * sizeof *n->keys);
+        memset(n->hits, 0, n->cap * sizeof *n->hits);
+    }
+    n->count = 0;
 }
 
 uint32_t fgi_novelty_hits(const fgi_novelty *n, uint64_t sig)

@@ -23,6 +23,12 @@ FGI_HIDDEN void fgi_novelty_free(fgi_novelty *n);
  * was known (its hit count goes up), -1 when out of memory (nothing recorded). */
 FGI_HIDDEN int fgi_novelty_add(fgi_novelty *n, uint64_t sig);
 
+/* Records `count` cases that produced sig (0 inserts it unhit). Same returns as add. */
+FGI_HIDDEN int fgi_novelty_bump(fgi_novelty *n, uint64_t sig, uint32_t count);
+/* Whether sig is in the set. */
+FGI_HIDDEN int fgi_novelty_has(const fgi_novelty *n, uint64_t sig);
+/* Empties the set, keeping its table. */
+FGI_HIDDEN void fgi_novelty_clear(fgi_novelty *n);
 /* How many cases produced sig so far (0 if never). */
 FGI_HIDDEN uint32_t fgi_novelty_hits(const fgi_novelty *n, uint64_t sig);
 

@@ -77,7 +77,8 @@ fg_finding *fgi_outcome_add(fg_outcome *o, const fgi_finding_rec *rec, int *chan
         if (strcmp(f->class_id, rec->class_id) != 0)
             continue;
         f->count++;
-        if (rec->size < f->size) {
+        if (rec->size < f->size || (rec->size == f->size && rec->seq < o->seqs[i])) {
+            o->seqs[i] = rec->seq;
             if (set_input(f, rec) != 0)
                 return NULL;
             *changed = 1;
@@ -90,6 +91,10 @@ fg_finding *fgi_outcome_add(fg_outcome *o, const fgi_finding_rec *rec, int *chan
         if (!v)
             return NULL;
         o->findings = v;
+        uint64_t *q = fgi_realloc(o->seqs, cap * sizeof *q);
+        if (!q)
+            return NULL;
+        o->seqs = q;
         o->cap = cap;
     }
     fg_finding *f = &o->findings[o->nfindings];
@@ -102,9 +107,26 @@ fg_finding *fgi_outcome_add(fg_outcome *o, const fgi_finding_rec *rec, int *chan
         finding_clear(f);
         return NULL;
     }
+    o->seqs[o->nfindings] = rec->seq;
     o->nfindings++;
     *changed = 1;
     return f;
+}
+
+void fgi_outcome_sort(fg_outcome *o)
+{
+    /* Insertion sort: a run has a handful of classes. */
+    for (size_t i = 1; i < o->nfindings; i++) {
+        fg_finding f = o->findings[i];
+        uint64_t q = o->seqs[i];
+        size_t j = i;
+        for (; j > 0 && strcmp(o->findings[j - 1].class_id, f.class_id) > 0; j--) {
+            o->findings[j] = o->findings[j - 1];
+            o->seqs[j] = o->seqs[j - 1];
+        }
+        o->findings[j] = f;
+        o->seqs[j] = q;
+    }
 }
 
 int fgi_outcome_set_known(fg_finding *f, const char *reason)
@@ -143,6 +165,7 @@ void fg_outcome_free(fg_outcome *o)
     for (size_t i = 0; i < o->nfindings; i++)
         finding_clear(&o->findings[i]);
     fgi_free(o->findings);
+    fgi_free(o->seqs);
     fgi_free(o->target);
     fgi_free(o);
 }

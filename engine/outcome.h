@@ -21,6 +21,7 @@ struct fg_outcome {
     unsigned slowest_ms;   /* the longest a case ran, as the watchdog saw it */
     uint64_t last_sig;     /* signature of the last case (replay uses it) */
     fg_finding *findings;  /* one per class, strings and bytes owned */
+    uint64_t *seqs;        /* findings[i]'s input position in the run (tie-break) */
     size_t nfindings, cap;
 };
 
@@ -30,6 +31,8 @@ struct fg_outcome {
  * of memory. */
 FGI_HIDDEN fg_finding *fgi_outcome_add(fg_outcome *o, const fgi_finding_rec *rec,
                                        int *is_new_or_smaller);
+/* Orders the findings by class id (arrival order depends on the executors). */
+FGI_HIDDEN void fgi_outcome_sort(fg_outcome *o);
 /* Sets the stored path and replay command of a finding (copies). */
 FGI_HIDDEN int fgi_outcome_set_path(fg_finding *f, const char *path, const char *program);
 FGI_HIDDEN fg_outcome *fgi_outcome_new(const char *target);

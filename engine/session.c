@@ -1,14 +1,21 @@
-/* engine/session.c — one target's run: replay the corpus, then generate cases.
+/* engine/session.c — one target's run: replay the corpus, then generate cases, in epochs.
  *
- * The order of a run, which the determinism contract depends on:
- *   1. every file of <corpus>/<target>/, in sorted name order;
- *   2. the target's .seed inputs, in the order it added them;
- *   3. the empty input;
- *   4. generated cases k = 0, 1, 2, ...: each draws from the stream of (seed, target, k),
- *      picks a corpus entry (and a crossover partner), mutates a copy, runs it, and keeps
- *      it when its signature is new.
- * Replayed inputs are kept when their signature is new or 0 (a committed input that says
- * nothing is still a good base to mutate); the empty input is always kept.
+ * The order of a run, which the determinism contract depends on. Every input has a
+ * position (seq):
+ *   1. every file of <corpus>/<target>/ in sorted name order, then those of
+ *      <corpus_out>/<target>/ (a resumed run), then the target's .seed inputs, then the
+ *      empty input: the replay epoch;
+ *   2. generated cases k = 0, 1, 2, ... at seq = replayed + k, in epochs of 256, 512, then
+ *      1024 cases: case k draws from the stream of (seed, target, k), picks a corpus entry
+ *      (and a crossover partner) from the epoch's snapshot, mutates a copy and runs it.
+ * Within an epoch nothing changes the snapshot: what cases find is written down as records
+ * (epoch.h) and merged in seq order at the epoch's end, which decides the kept inputs. So
+ * the result is the same whether one process runs every case, or N executors run 64-case
+ * chunks of each epoch (chunk c of an epoch goes to executor c mod N), or an executor dies
+ * at some case and a new one goes on from the next.
+ *
+ * Process layout: with `fork` (the default) the parent owns the snapshot, the outcome and
+ * the files, and forked executors (supervisor.h) run the cases; --no-fork runs them here.
  */
 #include "session.h"
 
@@ -16,19 +23,28 @@
 #include "corpus.h"
 #include "coverage.h"
 #include "dir.h"
-#include "known.h"
+#include "epoch.h"
 #include "exec.h"
 #include "fdwatch.h"
+#include "frames.h"
+#include "known.h"
 #include "registry.h"
+#include "sha1.h"
+#include "supervisor.h"
 #include "watchdog.h"
 
+#include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 
-#define STATUS_EVERY_S 5.0       /* depth runs: seconds between status lines */
+#define STATUS_EVERY_S 5.0        /* depth runs: seconds between status lines */
 #define SATURATION_MIN_CASES 1000 /* the watch waits for this many cases... */
 #define SATURATION_PERCENT 5      /* ...then warns when more than this % were kept */
+#define CHUNK FGI_FD_WINDOW       /* cases per chunk: the unit of work and of fd probes */
+#define EPOCH_FIRST 256           /* the first generated epoch; the next is twice that... */
+#define EPOCH_MAX 1024            /* ...and every later one this long */
 
 fg_session *fg_session_new(const fg_options *opt, fg_error *err)
 {
@@ -42,6 +58,12 @@ fg_session *fg_session_new(const fg_options *opt, fg_error *err)
     e = opt ? fgi_opts_copy(&s->opt, &opt->v) : fgi_opts_defaults(&s->opt);
     if (e != FG_OK)
         goto fail;
+    if (s->opt.jobs == 0 || s->opt.jobs > 64) {
+        fprintf(stderr, "fuzzgate: option --jobs: '%llu' is not between 1 and 64\n",
+                (unsigned long long)s->opt.jobs);
+        e = FG_EOPTION;
+        goto fail;
+    }
     if (!(s->program = fgi_strdup("fuzzgate"))) {
         e = FG_ENOMEM;
         goto fail;
@@ -100,29 +122,75 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Everything one target's run owns. */
+/* SIGINT / SIGTERM during a run: stop at the next chunk, keep everything. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+    interrupted = sig;
+    signal(sig, SIG_DFL); /* a second one ends the process */
+}
+
+int fgi_session_interrupted(void)
+{
+    return interrupted;
+}
+
+/* An input of the replay epoch. */
+typedef struct item {
+    char *origin;   /* file path, "seed #n" or "empty input" (owned) */
+    uint8_t *data;  /* owned; NULL for the empty input */
+    size_t size;
+    int always;     /* kept whatever it does (the empty input: the base of mutation) */
+} item;
+
+/* Everything one target's run owns. The snapshot (corpus, nov, features, the comparison
+ * pool) changes only in merge_epoch; the executor side writes records into `log`. */
 typedef struct run {
     fg_session *s;
     const fg_target *t;
     fg_outcome *o;
-    fgi_novelty nov;
-    fgi_novelty features;   /* coverage features seen (instrumented builds) */
-    size_t new_features;    /* features the current case added */
-    uint64_t new_keys[FGI_ENTRY_FEATS]; /* the first of them */
+    fgi_novelty nov;        /* signatures and how often each was produced */
+    fgi_novelty features;   /* coverage features, likewise (instrumented builds) */
     fgi_corpus corpus;
+    fgi_epoch_log log;      /* the current epoch's records */
+    item *items;            /* the replay epoch */
+    size_t nitems;
+    uint64_t total;         /* positions in the run; UINT64_MAX for a timed run */
+    uint64_t reached;       /* the position the run got to */
+    unsigned jobs;
+    fgi_known known;        /* corpus/<target>/known.txt (parent side) */
+    size_t max_len, slot_cap;
+    uint64_t name_hash;
+    unsigned time_ms;
+    double start;
+    fg_error err;           /* the first engine error; ends the run */
+    /* The executor side (this process with --no-fork, else a forked executor). */
     fgi_exec exec;
+    int exec_open;
     fgi_mut mut;
     fgi_rng rng;
     fgi_case_result res;
-    fgi_watchdog *watchdog; /* the bounded-time oracle's thread */
-    fgi_known known;        /* corpus/<target>/known.txt */
-    fgi_fdwatch fds;        /* the descriptor-retention oracle's window */
+    fgi_watchdog *watchdog;
+    fgi_fdwatch fds;
     int fds_open;
-    uint8_t *work;     /* the case being built, capacity max_len */
-    uint8_t *scratch;  /* mutator scratch, capacity max_len */
-    size_t max_len;
-    uint64_t name_hash;
-    fg_error err;      /* the first engine error; ends the run */
+    fgi_novelty dsig, dfeat; /* this chunk's hit counts */
+    fgi_novelty sent;        /* keys this executor already sent this epoch */
+    uint64_t *ckeys;         /* the current case's candidate features */
+    size_t nckeys, ckeys_cap;
+    int blocked;             /* the current case may not be kept (rejected, unguided) */
+    uint8_t *work;           /* the case being built: the slot's bytes in an executor */
+    uint8_t *own_work;
+    uint8_t *scratch;
+    int msg_fd;              /* executor: its pipe to the supervisor; -1 in-process */
+    fgi_slot *slot;
+    unsigned long slow;      /* cases past the soft threshold (from the watchdogs) */
+    unsigned slowest_ms;
+    /* The supervisor side. */
+    fgi_sup *sup;
+    unsigned epoch_done;     /* executors that finished the current epoch (jobs > 1) */
+    int sup_stopping;        /* the executors were asked to stop */
+    double last_status;
 } run;
 
 static void note_error(run *r, fg_error e)
@@ -131,210 +199,329 @@ static void note_error(run *r, fg_error e)
         r->err = e;
 }
 
-/* Records a failing case as a finding (merged by class) and stores it when it is new or
- * smaller than the one kept. */
-static void record_finding(run *r, const uint8_t *data, size_t size, int64_t k,
-                           const char *origin, const fgi_mut *mut)
+/* ---- positions: epochs and chunks ------------------------------------------------- */
+
+static uint64_t epoch_start(const run *r, uint64_t seq)
 {
-    fgi_str muts = {0};
-    if (!origin && mut)
-        fgi_mutate_describe(mut, &muts);
-    fgi_finding_rec rec = {
-        .target = r->t->name,
-        .kind = r->res.kind,
-        .detail = r->res.detail,
-        .site = r->res.site[0] ? r->res.site : NULL,
-        .data = data,
-        .size = size,
-        .seed = r->s->opt.seed,
-        .case_index = k,
-        .origin = origin,
-        .mutations = fgi_str_cstr(&muts),
-        .program = r->s->program,
-        .findings_dir = r->s->opt.findings,
-    };
-    fgi_finding_classify(&rec);
+    if (seq < r->nitems)
+        return 0;
+    uint64_t k = seq - r->nitems, first2 = EPOCH_FIRST + 2 * EPOCH_FIRST;
+    uint64_t b = k < EPOCH_FIRST ? 0
+                 : k < first2    ? EPOCH_FIRST
+                                 : first2 + (k - first2) / EPOCH_MAX * EPOCH_MAX;
+    return r->nitems + b;
+}
+
+static uint64_t epoch_end(const run *r, uint64_t seq)
+{
+    uint64_t es = epoch_start(r, seq), k = es - r->nitems;
+    uint64_t end = seq < r->nitems ? r->nitems
+                   : k == 0        ? es + EPOCH_FIRST
+                   : k == EPOCH_FIRST ? es + 2 * EPOCH_FIRST
+                                      : es + EPOCH_MAX;
+    return end < r->total ? end : r->total;
+}
+
+/* Whether executor j (of r->jobs) has a chunk of the epoch [es, ee) ending after q. */
+static int has_work(const run *r, unsigned j, uint64_t q, uint64_t es, uint64_t ee)
+{
+    for (uint64_t cs = es, c = 0; cs < ee; cs += CHUNK, c++)
+        if (c % r->jobs == j && (cs + CHUNK < ee ? cs + CHUNK : ee) > q)
+            return 1;
+    return 0;
+}
+
+static const char *origin_of(const run *r, uint64_t seq)
+{
+    return seq < r->nitems ? r->items[seq].origin : NULL;
+}
+
+/* ---- findings --------------------------------------------------------------------- */
+
+/* Records a finding (merged by class) and stores it when it is new or smaller than the
+ * one kept. The parent's (or the in-process run's) side of every finding. */
+static void record_finding(run *r, fgi_finding_rec *rec)
+{
+    rec->target = r->t->name;
+    rec->seed = r->s->opt.seed;
+    rec->program = r->s->program;
+    rec->findings_dir = r->s->opt.findings;
+    rec->origin = origin_of(r, rec->seq);
+    fgi_finding_classify(rec);
     int changed = 0;
-    fg_finding *f = fgi_outcome_add(r->o, &rec, &changed);
+    fg_finding *f = fgi_outcome_add(r->o, rec, &changed);
     if (!f) {
         note_error(r, FG_ENOMEM);
     } else if (changed) {
         char path[4096];
-        if (fgi_finding_store(&rec, path, sizeof path) != 0)
+        if (fgi_finding_store(rec, path, sizeof path) != 0)
             r->o->store_failed = 1;
         if (fgi_outcome_set_path(f, path, r->s->program) != 0 ||
             fgi_outcome_set_known(f, fgi_known_reason(&r->known, f->class_id)) != 0)
             note_error(r, FG_ENOMEM);
     }
+}
+
+static void describe_mutations(const uint8_t *applied, unsigned n, fgi_str *out)
+{
+    fgi_mut m = {.napplied = n};
+    memcpy(m.applied, applied, n < FGI_MUT_STACK ? n : FGI_MUT_STACK);
+    fgi_mutate_describe(&m, out);
+}
+
+/* A finding the executor survived (r->res says what): recorded here, or sent. */
+static void emit_finding(run *r, const uint8_t *data, size_t size, uint64_t seq, int64_t k,
+                         const uint8_t *applied, unsigned napplied)
+{
+    if (r->msg_fd < 0) {
+        fgi_str muts = {0};
+        describe_mutations(applied, napplied, &muts);
+        fgi_finding_rec rec = {
+            .kind = r->res.kind,
+            .detail = r->res.detail,
+            .site = r->res.site[0] ? r->res.site : NULL,
+            .data = data,
+            .size = size,
+            .case_index = k,
+            .seq = seq,
+            .mutations = fgi_str_cstr(&muts),
+        };
+        record_finding(r, &rec);
+        fgi_str_free(&muts);
+        return;
+    }
+    fgi_find_head h = {.seq = seq, .case_index = k, .size = size, .napplied = napplied};
+    memcpy(h.applied, applied, napplied);
+    h.kindlen = (uint32_t)strlen(r->res.kind);
+    h.sitelen = (uint32_t)strlen(r->res.site);
+    h.detaillen = (uint32_t)strlen(r->res.detail);
+    fgi_str b = {0};
+    fgi_str_addn(&b, (const char *)&h, sizeof h);
+    if (size)
+        fgi_str_addn(&b, (const char *)data, size);
+    fgi_str_addn(&b, r->res.kind, h.kindlen);
+    fgi_str_addn(&b, r->res.site, h.sitelen);
+    fgi_str_addn(&b, r->res.detail, h.detaillen);
+    if (b.failed || fgi_wire_send(r->msg_fd, FGI_MSG_FIND, b.buf, b.len) != 0)
+        note_error(r, b.failed ? FG_ENOMEM : FG_EIO);
+    fgi_str_free(&b);
+}
+
+/* The kinds an executor may name, as the parent's own static strings. */
+static const char *kind_named(const char *k, size_t n)
+{
+    static const char *const kinds[] = {"check", "crash", "write", "exit", "amplification",
+                                        "retention", "timeout", "oom"};
+    for (size_t i = 0; i < FGI_ARRAY_LEN(kinds); i++)
+        if (strlen(kinds[i]) == n && memcmp(kinds[i], k, n) == 0)
+            return kinds[i];
+    return "crash";
+}
+
+static void received_finding(run *r, const uint8_t *p, size_t n)
+{
+    fgi_find_head h;
+    if (n < sizeof h)
+        return note_error(r, FG_EIO);
+    memcpy(&h, p, sizeof h);
+    if (h.napplied > FGI_MUT_STACK || h.sitelen >= 256 || h.detaillen >= 1024 ||
+        sizeof h + h.size + h.kindlen + h.sitelen + h.detaillen != n)
+        return note_error(r, FG_EIO);
+    const uint8_t *data = p + sizeof h;
+    const char *kind = (const char *)data + h.size;
+    char site[256], detail[1024];
+    memcpy(site, kind + h.kindlen, h.sitelen);
+    site[h.sitelen] = '\0';
+    memcpy(detail, kind + h.kindlen + h.sitelen, h.detaillen);
+    detail[h.detaillen] = '\0';
+    fgi_str muts = {0};
+    describe_mutations(h.applied, h.napplied, &muts);
+    fgi_finding_rec rec = {
+        .kind = kind_named(kind, h.kindlen),
+        .detail = detail,
+        .site = site[0] ? site : NULL,
+        .data = data,
+        .size = h.size,
+        .case_index = h.case_index,
+        .seq = h.seq,
+        .mutations = fgi_str_cstr(&muts),
+    };
+    record_finding(r, &rec);
     fgi_str_free(&muts);
 }
 
-/* The descriptor-retention oracle's probe, once per window of cases. */
-static void check_descriptors(run *r)
+/* An executor died: the finding comes from the input still in its slot. Then the run goes
+ * on from the next position (supervised). */
+static void restart_after(run *r, unsigned j, uint64_t pos);
+
+static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dying,
+                          const char *killed_for, const fgi_slot *slot)
 {
-    /* Its lone re-runs use their own result, so the current case's stays intact. */
-    static fgi_case_result res; /* run thread only; too big for the stack */
-    const fgi_fd_slot *s = fgi_fdwatch_check(&r->fds, &r->exec, &res);
-    if (!s)
+    run *r = ctx;
+    const char *kind = "crash";
+    char what[512];
+    if (killed_for && strcmp(killed_for, "oom") == 0) {
+        kind = "oom";
+        snprintf(what, sizeof what,
+                 "the executor's resident memory passed the limit of %llu MiB (rss_limit_mb)",
+                 (unsigned long long)r->s->opt.rss_limit_mb);
+    } else if (killed_for) {
+        kind = "timeout";
+        snprintf(what, sizeof what,
+                 "the case made no progress past the deadline of %u ms (the supervisor "
+                 "killed its executor)", r->time_ms);
+    } else if (dying) {
+        kind = kind_named(dying->kind, strlen(dying->kind));
+        char where[256] = "";
+        if (dying->nframes)
+            fgi_frames_describe(dying->frames, dying->nframes, (int)dying->from_sanitizer,
+                                where, sizeof where);
+        snprintf(what, sizeof what, "%s%s%s", dying->what, where[0] ? " at " : "", where);
+    } else if (WIFSIGNALED(status)) {
+        snprintf(what, sizeof what, "the target died of %s", fgi_signal_name(WTERMSIG(status)));
+    } else if (slot->active) {
+        kind = "exit";
+        snprintf(what, sizeof what, "the target ended the process with _exit(%d) during a case",
+                 WEXITSTATUS(status));
+    } else {
+        fprintf(r->s->log, "fuzzgate: %s: an executor ended outside any case (status %d)\n",
+                r->t->name, status);
+        note_error(r, FG_EIO);
         return;
-    r->res = res;
-    fgi_mut m = {.napplied = s->napplied};
-    memcpy(m.applied, s->applied, sizeof m.applied);
-    record_finding(r, s->data, s->size, s->case_index, s->origin, &m);
+    }
+    fgi_str muts = {0};
+    describe_mutations(slot->applied, slot->napplied, &muts);
+    fgi_finding_rec rec = {
+        .kind = kind,
+        .detail = what,
+        .class_key = what,
+        .data = slot->data,
+        .size = slot->size,
+        .case_index = slot->case_index,
+        .seq = slot->seq,
+        .mutations = fgi_str_cstr(&muts),
+    };
+    record_finding(r, &rec);
+    fgi_str_free(&muts);
+    restart_after(r, j, slot->pos);
 }
+
+/* ---- the executor side: running cases --------------------------------------------- */
 
 static void add_feature(void *ctx, uint64_t feature)
 {
     run *r = ctx;
     feature = feature ? feature : 1;
-    int rc = fgi_novelty_add(&r->features, feature);
-    if (rc < 0) {
-        note_error(r, FG_ENOMEM);
-    } else if (rc) {
-        if (r->new_features < FGI_ENTRY_FEATS)
-            r->new_keys[r->new_features] = feature;
-        r->new_features++;
-    }
-}
-
-static void keep_if_novel(run *r, const uint8_t *data, size_t size, int64_t k,
-                          const char *origin, int keep_always, unsigned long mark);
-
-/* Runs one input and acts on the result. Returns its signature when it passed (kept or
- * not), 0 otherwise. k is the case index (-1 for replayed inputs). */
-static void run_one(run *r, const uint8_t *data, size_t size, int64_t k, const char *origin,
-                    int keep_always)
-{
-    fgi_exec_origin(&r->exec, k, origin, &r->mut);
-    unsigned long mark = fgi_cmp_mark();
-    fgi_exec_run(&r->exec, data, size, &r->res);
-    if (r->res.status != FGI_CASE_OK) {
-        record_finding(r, data, size, k, origin, &r->mut);
+    if (fgi_novelty_add(&r->dfeat, feature) < 0)
+        return note_error(r, FG_ENOMEM);
+    if (r->blocked || fgi_novelty_has(&r->features, feature))
         return;
+    int rc = fgi_novelty_bump(&r->sent, feature, 0);
+    if (rc < 0)
+        return note_error(r, FG_ENOMEM);
+    if (!rc)
+        return;
+    if (r->nckeys == r->ckeys_cap) {
+        size_t cap = r->ckeys_cap ? 2 * r->ckeys_cap : 64;
+        uint64_t *k = fgi_realloc(r->ckeys, cap * sizeof *k);
+        if (!k)
+            return note_error(r, FG_ENOMEM);
+        r->ckeys = k;
+        r->ckeys_cap = cap;
     }
-    keep_if_novel(r, data, size, k, origin, keep_always, mark);
-    /* After the novelty decision: the probe may re-run other inputs. */
-    int due = fgi_fdwatch_note(&r->fds, data, size, k, origin, &r->mut);
-    if (due < 0)
-        note_error(r, FG_ENOMEM);
-    else if (due)
-        check_descriptors(r);
+    r->ckeys[r->nckeys++] = feature;
 }
 
-/* Keeps a passing input when its signature or a coverage feature is new. */
-static void keep_if_novel(run *r, const uint8_t *data, size_t size, int64_t k,
-                          const char *origin, int keep_always, unsigned long mark)
+static void emit_record(run *r, uint32_t type, fgi_cand *c, fgi_hits *h)
 {
-    uint64_t sig = r->res.sig;
-    r->o->last_sig = sig;
-    int novel = 0;
-    if (sig) {
-        novel = fgi_novelty_add(&r->nov, sig);
-        if (novel < 0) {
-            note_error(r, FG_ENOMEM);
+    if (r->msg_fd >= 0) {
+        fgi_str b = {0};
+        int rc = c ? fgi_epoch_encode_cand(&b, c) : fgi_epoch_encode_hits(&b, h);
+        if (rc != 0 || fgi_wire_send(r->msg_fd, type, b.buf, b.len) != 0)
+            note_error(r, rc ? FG_ENOMEM : FG_EIO);
+        fgi_str_free(&b);
+        if (r->jobs > 1) { /* the supervisor merges; this executor ends with the epoch */
+            if (c) {
+                fgi_free(c->data);
+                fgi_free(c->keys);
+            } else {
+                fgi_free(h->keys);
+                fgi_free(h->counts);
+            }
             return;
         }
     }
-    r->new_features = 0;
-    if (fgi_cov_enabled()) {
+    if ((c ? fgi_epoch_add_cand(&r->log, c) : fgi_epoch_add_hits(&r->log, h)) != 0)
+        note_error(r, FG_ENOMEM);
+}
+
+/* A passing case: counts its hits, and writes a candidate when it brought something the
+ * snapshot did not have (and this executor has not sent this epoch). */
+static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, int always,
+                      unsigned long mark, unsigned long smark)
+{
+    const char *origin = origin_of(r, seq);
+    uint64_t sig = r->res.sig;
+    r->blocked = !always && ((!origin && r->t->unguided) || r->res.rejected);
+    int force = always || (origin && sig == 0 && !r->res.rejected);
+    int fresh = 0;
+    if (sig) {
+        if (fgi_novelty_add(&r->dsig, sig) < 0)
+            return note_error(r, FG_ENOMEM);
+        if (!r->blocked && !fgi_novelty_has(&r->nov, sig)) {
+            int rc = fgi_novelty_bump(&r->sent, sig, 0);
+            if (rc < 0)
+                return note_error(r, FG_ENOMEM);
+            fresh = rc;
+        }
+    }
+    r->nckeys = 0;
+    if (fgi_cov_enabled())
         fgi_cov_features(add_feature, r);
-        novel |= r->new_features > 0;
-    }
-    int keep = keep_always || novel || (origin && sig == 0);
-    if (!keep_always && ((!origin && r->t->unguided) || r->res.rejected))
-        keep = 0;
-    if (!keep)
+    if (!(force || fresh || r->nckeys))
         return;
-    fgi_cmp_int own[32]; /* arbitrary: enough for a parser's header checks */
-    size_t nown = fgi_cmp_since(mark, own, FGI_ARRAY_LEN(own));
-    if (fgi_corpus_add(&r->corpus, data, size, sig) != 0 ||
-        fgi_corpus_set_cmps(&r->corpus, r->corpus.count - 1, own, nown) != 0) {
+    fgi_cand c = {.seq = seq, .sig = sig, .force = force, .size = size};
+    c.data = fgi_malloc(size ? size : 1);
+    c.keys = r->nckeys ? fgi_memdup(r->ckeys, r->nckeys * sizeof *r->ckeys) : NULL;
+    if (!c.data || (r->nckeys && !c.keys)) {
+        fgi_free(c.data);
+        fgi_free(c.keys);
+        return note_error(r, FG_ENOMEM);
+    }
+    if (size)
+        memcpy(c.data, data, size);
+    c.nkeys = (uint32_t)r->nckeys;
+    c.ncmps = (uint32_t)fgi_cmp_since(mark, c.cmps, FGI_CAND_CMPS);
+    c.nstrs = (uint32_t)fgi_cmp_strs_since(smark, c.strs, FGI_CAND_STRS);
+    emit_record(r, FGI_MSG_CAND, &c, NULL);
+}
+
+/* Runs the input at position seq. */
+static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, int always)
+{
+    int64_t k = seq < r->nitems ? -1 : (int64_t)(seq - r->nitems);
+    const char *origin = origin_of(r, seq);
+    fgi_exec_seq(seq);
+    fgi_exec_origin(&r->exec, k, origin, &r->mut);
+    unsigned long mark = fgi_cmp_mark(), smark = fgi_cmp_mark_strs();
+    fgi_exec_run(&r->exec, data, size, &r->res);
+    if (r->res.status != FGI_CASE_OK) {
+        emit_finding(r, data, size, seq, k, r->mut.applied, origin ? 0 : r->mut.napplied);
+        return;
+    }
+    note_case(r, seq, data, size, always, mark, smark);
+    if (fgi_fdwatch_note(&r->fds, data, size, k, origin, &r->mut) < 0)
         note_error(r, FG_ENOMEM);
-        return;
-    }
-    if (r->new_features)
-        fgi_corpus_set_features(&r->corpus, r->corpus.count - 1, r->new_keys,
-                                (unsigned)FGI_MIN(r->new_features, FGI_ENTRY_FEATS));
-    if (!origin)
-        r->o->kept++;
-    if (r->s->opt.verbose)
-        fprintf(r->s->log, "#%lld %s NEW sig 0x%016llx size %zu corpus %zu%s%s\n",
-                (long long)k, r->t->name, (unsigned long long)sig, size, r->corpus.count,
-                origin ? " from " : "", origin ? origin : "");
 }
 
-static void replay_corpus(run *r)
+/* Builds and runs generated case k (position seq) from the snapshot. */
+static void generate_one(run *r, uint64_t seq)
 {
-    fgi_str dir = {0};
-    fgi_str_addf(&dir, "%s/%s", r->s->opt.corpus, r->t->name);
-    fgi_names names;
-    int missing = 0;
-    fg_error e = dir.failed ? FG_ENOMEM : fgi_dir_list(dir.buf, &names, &missing);
-    if (e != FG_OK) {
-        fprintf(r->s->log, "fuzzgate: %s: cannot read corpus directory %s\n", r->t->name,
-                fgi_str_cstr(&dir));
-        note_error(r, e);
-        fgi_str_free(&dir);
-        return;
-    }
-    fgi_str path = {0};
-    for (size_t i = 0; i < names.count && r->err == FG_OK; i++) {
-        path.len = 0;
-        fgi_str_addf(&path, "%s/%s", dir.buf, names.names[i]);
-        uint8_t *data;
-        size_t size;
-        e = path.failed ? FG_ENOMEM : fgi_file_read(path.buf, (size_t)64 << 20, &data, &size);
-        if (e != FG_OK) {
-            fprintf(r->s->log, "fuzzgate: %s: cannot read %s: %s\n", r->t->name,
-                    fgi_str_cstr(&path), fg_strerror(e));
-            note_error(r, e);
-            break;
-        }
-        if ((e = fgi_exec_reserve(&r->exec, size)) != FG_OK) {
-            fgi_free(data);
-            note_error(r, e);
-            break;
-        }
-        run_one(r, data, size, -1, path.buf, 0);
-        r->o->replayed++;
-        fgi_free(data);
-    }
-    fgi_str_free(&path);
-    fgi_names_free(&names);
-    fgi_str_free(&dir);
-}
-
-static void replay_seeds(run *r)
-{
-    if (!r->t->seed)
-        return;
-    fg_seeds seeds = {0};
-    r->t->seed(&seeds);
-    if (seeds.failed)
-        note_error(r, FG_ENOMEM);
-    char origin[64];
-    for (size_t i = 0; i < seeds.count && r->err == FG_OK; i++) {
-        fg_error e = fgi_exec_reserve(&r->exec, seeds.items[i].size);
-        if (e != FG_OK) {
-            note_error(r, e);
-            break;
-        }
-        snprintf(origin, sizeof origin, "seed #%zu", i);
-        run_one(r, seeds.items[i].data, seeds.items[i].size, -1, origin, 0);
-        r->o->replayed++;
-    }
-    fgi_seeds_free(&seeds);
-}
-
-/* Builds and runs generated case k. */
-static void generate_one(run *r, uint64_t k)
-{
+    uint64_t k = seq - r->nitems;
     fgi_rng_case(&r->rng, r->s->opt.seed, r->name_hash, k);
     long pick = fgi_corpus_pick(&r->corpus, &r->nov, &r->rng, k);
-    if (pick < 0) {
-        note_error(r, FG_ENOMEM);
-        return;
-    }
+    if (pick < 0)
+        return note_error(r, FG_ENOMEM);
     const fgi_entry *base = &r->corpus.entries[pick];
     const fgi_entry *other = &r->corpus.entries[fgi_rng_below(&r->rng, r->corpus.count)];
     size_t size = FGI_MIN(base->size, r->max_len);
@@ -346,14 +533,348 @@ static void generate_one(run *r, uint64_t k)
     fgi_bytes_context(&r->mut);
     size = fgi_mutate(&r->mut, r->work, size, r->max_len);
     fgi_bytes_context(NULL);
-    run_one(r, r->work, size, (int64_t)k, NULL, 0);
+    run_input(r, seq, r->work, size, 0);
 }
 
-static void status_line(run *r, uint64_t k, double start, double now)
+static void run_position(run *r, uint64_t seq)
 {
-    double rate = now > start ? (double)k / (now - start) : 0;
+    if (r->slot)
+        r->slot->pos = seq;
+    if (seq < r->nitems) {
+        static const uint8_t nothing[1];
+        const item *it = &r->items[seq];
+        r->mut.napplied = 0;
+        run_input(r, seq, it->data ? it->data : nothing, it->size, it->always);
+    } else {
+        generate_one(r, seq);
+    }
+}
+
+static void flush_hits(run *r, fgi_novelty *d, int which)
+{
+    if (!d->count)
+        return;
+    fgi_hits h = {.which = which, .n = 0};
+    h.keys = fgi_malloc(d->count * sizeof *h.keys);
+    h.counts = fgi_malloc(d->count * sizeof *h.counts);
+    if (!h.keys || !h.counts) {
+        fgi_free(h.keys);
+        fgi_free(h.counts);
+        return note_error(r, FG_ENOMEM);
+    }
+    for (size_t i = 0; i < d->cap; i++)
+        if (d->keys[i]) {
+            h.keys[h.n] = d->keys[i];
+            h.counts[h.n++] = d->hits[i];
+        }
+    fgi_novelty_clear(d);
+    emit_record(r, FGI_MSG_HITS, NULL, &h);
+}
+
+/* The end of a chunk: the descriptor probe over its cases, then its hit counts. */
+static void chunk_done(run *r)
+{
+    /* The probe's lone re-runs use their own result, so a case's stays intact. */
+    static fgi_case_result res; /* run thread only; too big for the stack */
+    const fgi_fd_slot *fs = fgi_fdwatch_check(&r->fds, &r->exec, &res);
+    if (fs) {
+        r->res = res;
+        uint64_t seq = fs->case_index < 0 ? 0 : r->nitems + (uint64_t)fs->case_index;
+        for (size_t i = 0; fs->case_index < 0 && i < r->nitems; i++)
+            if (fs->origin && strcmp(fs->origin, r->items[i].origin) == 0)
+                seq = i;
+        emit_finding(r, fs->data, fs->size, seq, fs->case_index, fs->applied, fs->napplied);
+    }
+    flush_hits(r, &r->dsig, FGI_HITS_SIG);
+    flush_hits(r, &r->dfeat, FGI_HITS_FEATURE);
+}
+
+static void merge_epoch(run *r);
+
+static int should_stop(run *r)
+{
+    if (r->err != FG_OK)
+        return 1;
+    if (r->slot)
+        return r->slot->stop;
+    return interrupted ||
+           (r->s->opt.seconds && now_s() - r->start >= (double)r->s->opt.seconds);
+}
+
+static void status_line(run *r, uint64_t pos);
+
+/* Runs executor j's share of the run from position `from`: to the end of the run with
+ * one executor, to the end of from's epoch with more. */
+static void execute(run *r, unsigned j, uint64_t from)
+{
+    uint64_t seq = from;
+    while (seq < r->total && r->err == FG_OK) {
+        uint64_t es = epoch_start(r, seq), ee = epoch_end(r, seq), end = ee;
+        int stop = 0;
+        for (uint64_t cs = es, c = 0; cs < ee && !stop; cs += CHUNK, c++) {
+            uint64_t ce = cs + CHUNK < ee ? cs + CHUNK : ee;
+            if (c % r->jobs != j || ce <= seq)
+                continue;
+            for (uint64_t q = cs > seq ? cs : seq; q < ce && r->err == FG_OK; q++)
+                run_position(r, q);
+            chunk_done(r);
+            if (r->msg_fd < 0 && r->s->opt.seconds && now_s() - r->last_status >= STATUS_EVERY_S)
+                status_line(r, ce);
+            if (should_stop(r)) {
+                stop = 1;
+                end = ce;
+            }
+        }
+        fgi_novelty_clear(&r->sent);
+        if (r->msg_fd >= 0 && fgi_wire_send(r->msg_fd, FGI_MSG_EPOCH, &end, sizeof end) != 0)
+            note_error(r, FG_EIO);
+        r->reached = end;
+        if (r->jobs > 1 || stop)
+            return;
+        merge_epoch(r);
+        seq = ee;
+    }
+}
+
+static fg_error executor_open(run *r)
+{
+    fg_error e = fgi_exec_open(&r->exec, r->t);
+    if (e != FG_OK)
+        return e;
+    r->exec_open = 1;
+    r->exec.crash.target = r->t->name;
+    r->exec.crash.seed = r->s->opt.seed;
+    r->exec.crash.program = r->s->program;
+    r->exec.crash.findings_dir = r->s->opt.findings;
+    if ((e = fgi_fdwatch_open(&r->fds)) != FG_OK)
+        return e;
+    r->fds_open = 1;
+    if (!(r->watchdog = fgi_watchdog_start(r->time_ms, FGI_MAX(r->time_ms / 10, 1u))))
+        return FG_ENOMEM;
+    return fgi_exec_reserve(&r->exec, r->slot_cap);
+}
+
+static void executor_close(run *r)
+{
+    if (r->watchdog) {
+        unsigned slowest = 0;
+        r->slow += fgi_watchdog_stop(r->watchdog, &slowest);
+        r->slowest_ms = FGI_MAX(r->slowest_ms, slowest);
+        r->watchdog = NULL;
+    }
+    if (r->fds_open)
+        fgi_fdwatch_close(&r->fds);
+    r->fds_open = 0;
+    if (r->exec_open)
+        fgi_exec_close(&r->exec);
+    r->exec_open = 0;
+}
+
+/* What an executor reports at its orderly end. */
+typedef struct bye {
+    uint64_t reached, slow;
+    uint32_t slowest_ms, err;
+} bye;
+
+/* The body of a forked executor. */
+static int executor_main(void *ctx, unsigned j, uint64_t from, int msg_fd, fgi_slot *slot)
+{
+    run *r = ctx;
+    r->msg_fd = msg_fd;
+    r->slot = slot;
+    r->work = slot->data;
+    fgi_exec_attach(msg_fd, slot);
+    fg_error e = executor_open(r);
+    if (e == FG_OK)
+        execute(r, j, from);
+    executor_close(r);
+    bye b = {r->reached, r->slow, r->slowest_ms, (uint32_t)(e != FG_OK ? e : r->err)};
+    fgi_wire_send(msg_fd, FGI_MSG_BYE, &b, sizeof b);
+    return 0;
+}
+
+/* ---- the snapshot: merging an epoch ----------------------------------------------- */
+
+typedef struct bytes_ref {
+    const uint8_t *data;
+    size_t size;
+} bytes_ref;
+
+static int fill_bytes(int fd, void *ctx)
+{
+    const bytes_ref *b = ctx;
+    return fgi_write_all(fd, (const char *)b->data, b->size);
+}
+
+/* Writes data to path atomically, creating its directory: two runs sharing the directory
+ * write the same name for the same bytes, and a reader never sees half a file. */
+static int corpus_save(char *path, const uint8_t *data, size_t size)
+{
+    char *slash = strrchr(path, '/');
+    if (slash) {
+        *slash = '\0';
+        int rc = fgi_make_dirs(path);
+        *slash = '/';
+        if (rc != 0)
+            return -1;
+    }
+    bytes_ref b = {data, size};
+    return fgi_write_atomic(path, fill_bytes, &b);
+}
+
+/* Writes a kept generated input to <corpus_out>/<target>/<sha1> (parent side). */
+static void save_input(run *r, const uint8_t *data, size_t size)
+{
+    const char *out = r->s->opt.corpus_out;
+    if (!out || !*out || r->msg_fd >= 0)
+        return;
+    char name[FGI_SHA1_HEX];
+    fgi_sha1_hex(data, size, name);
+    fgi_str path = {0};
+    fgi_str_addf(&path, "%s/%s/%s", out, r->t->name, name);
+    if (path.failed || corpus_save(path.buf, data, size) != 0) {
+        fprintf(r->s->log, "fuzzgate: %s: cannot write %s to the output corpus\n",
+                r->t->name, fgi_str_cstr(&path));
+    }
+    fgi_str_free(&path);
+}
+
+/* The epoch's records in seq order: a candidate is kept when its signature or one of its
+ * features is still new after every earlier candidate (or it is forced); hit counts are
+ * summed. Runs identically in every process that holds the records. */
+static void merge_epoch(run *r)
+{
+    fgi_epoch_sort(&r->log);
+    for (size_t i = 0; i < r->log.ncands && r->err == FG_OK; i++) {
+        fgi_cand *c = &r->log.cands[i];
+        int novel = 0;
+        if (c->sig) {
+            int rc = fgi_novelty_bump(&r->nov, c->sig, 0);
+            if (rc < 0)
+                return note_error(r, FG_ENOMEM);
+            novel = rc;
+        }
+        uint64_t feats[FGI_ENTRY_FEATS];
+        unsigned nf = 0;
+        size_t nnew = 0;
+        for (uint32_t f = 0; f < c->nkeys; f++) {
+            int rc = fgi_novelty_bump(&r->features, c->keys[f], 0);
+            if (rc < 0)
+                return note_error(r, FG_ENOMEM);
+            if (rc && nf < FGI_ENTRY_FEATS)
+                feats[nf++] = c->keys[f];
+            nnew += (size_t)rc;
+        }
+        if (!(c->force || novel || nnew))
+            continue;
+        if (fgi_corpus_add(&r->corpus, c->data, c->size, c->sig) != 0 ||
+            fgi_corpus_set_cmps(&r->corpus, r->corpus.count - 1, c->cmps, c->ncmps) != 0)
+            return note_error(r, FG_ENOMEM);
+        if (nf)
+            fgi_corpus_set_features(&r->corpus, r->corpus.count - 1, feats, nf);
+        fgi_cmp_pool_add(c->cmps, c->ncmps, c->strs, c->nstrs);
+        const char *origin = origin_of(r, c->seq);
+        if (!origin) {
+            r->o->kept++;
+            save_input(r, c->data, c->size);
+        }
+        if (r->s->opt.verbose && r->msg_fd < 0)
+            fprintf(r->s->log, "#%lld %s NEW sig 0x%016llx size %zu corpus %zu%s%s\n",
+                    origin ? -1LL : (long long)(c->seq - r->nitems), r->t->name,
+                    (unsigned long long)c->sig, c->size, r->corpus.count,
+                    origin ? " from " : "", origin ? origin : "");
+    }
+    for (size_t i = 0; i < r->log.nhits && r->err == FG_OK; i++) {
+        const fgi_hits *h = &r->log.hits[i];
+        fgi_novelty *n = h->which == FGI_HITS_SIG ? &r->nov : &r->features;
+        for (size_t q = 0; q < h->n; q++)
+            if (fgi_novelty_bump(n, h->keys[q], h->counts[q]) < 0)
+                return note_error(r, FG_ENOMEM);
+    }
+    fgi_epoch_clear(&r->log);
+}
+
+/* ---- the supervisor side ------------------------------------------------------------ */
+
+static void executor_message(void *ctx, unsigned j, uint32_t type, const uint8_t *body,
+                             size_t len)
+{
+    run *r = ctx;
+    (void)j;
+    if (type == FGI_MSG_CAND || type == FGI_MSG_HITS) {
+        fgi_cand c;
+        fgi_hits h;
+        int rc = type == FGI_MSG_CAND ? fgi_epoch_decode_cand(body, len, &c)
+                                      : fgi_epoch_decode_hits(body, len, &h);
+        if (rc != 0)
+            return note_error(r, FG_EIO);
+        rc = type == FGI_MSG_CAND ? fgi_epoch_add_cand(&r->log, &c)
+                                  : fgi_epoch_add_hits(&r->log, &h);
+        if (rc != 0)
+            note_error(r, FG_ENOMEM);
+    } else if (type == FGI_MSG_FIND) {
+        received_finding(r, body, len);
+    } else if (type == FGI_MSG_EPOCH && len == sizeof(uint64_t)) {
+        uint64_t end;
+        memcpy(&end, body, sizeof end);
+        if (end > r->reached)
+            r->reached = end;
+        if (r->jobs == 1)
+            merge_epoch(r);
+        else
+            r->epoch_done++;
+    } else if (type == FGI_MSG_BYE && len == sizeof(bye)) {
+        bye b;
+        memcpy(&b, body, sizeof b);
+        r->slow += b.slow;
+        r->slowest_ms = FGI_MAX(r->slowest_ms, b.slowest_ms);
+        if (b.err)
+            note_error(r, (fg_error)b.err);
+    }
+}
+
+static void start_executor(run *r, unsigned j, uint64_t from)
+{
+    fg_error e = fgi_sup_start(r->sup, j, from);
+    if (e != FG_OK) {
+        fprintf(r->s->log, "fuzzgate: %s: cannot start an executor (fork failed)\n",
+                r->t->name);
+        note_error(r, e);
+    }
+}
+
+static void restart_after(run *r, unsigned j, uint64_t pos)
+{
+    if (r->err != FG_OK || interrupted)
+        return;
+    uint64_t next = pos + 1, es = epoch_start(r, pos), ee = epoch_end(r, pos);
+    if (r->jobs > 1) {
+        if (has_work(r, j, next, es, ee) && !r->sup_stopping)
+            start_executor(r, j, next);
+        else
+            r->epoch_done++;
+        return;
+    }
+    if (next == ee) {
+        /* The dead executor was on its epoch's last case: the epoch is complete. */
+        if (next > r->reached)
+            r->reached = next;
+        merge_epoch(r);
+    }
+    if (next < r->total && !r->sup_stopping)
+        start_executor(r, j, next);
+}
+
+static void status_line(run *r, uint64_t pos)
+{
+    double now = now_s();
+    r->last_status = now;
+    uint64_t k = pos > r->nitems ? pos - r->nitems : 0;
+    double rate = now > r->start ? (double)k / (now - r->start) : 0;
     struct rusage ru;
-    long rss_mib = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss / 1024 : -1;
+    long rss_mib = getrusage(r->sup ? RUSAGE_CHILDREN : RUSAGE_SELF, &ru) == 0
+                       ? ru.ru_maxrss / 1024
+                       : -1;
     fprintf(r->s->log,
             "#%llu %s: %.0f cases/s, corpus %zu, signatures %zu, novelty %.4f, "
             "features %zu, findings %zu, peak rss %ld MiB\n",
@@ -362,46 +883,111 @@ static void status_line(run *r, uint64_t k, double start, double now)
             rss_mib);
 }
 
-static void generate(run *r)
+/* Runs the supervisor until its executors are done. */
+static void supervise_until_idle(run *r)
 {
-    const fgi_opts *opt = &r->s->opt;
-    double start = now_s(), last_status = start;
-    uint64_t k = 0;
-    for (;; k++) {
-        if (r->err != FG_OK)
-            break;
-        if (opt->seconds) {
-            if ((k & 1023) == 0) {
-                double now = now_s();
-                if (now - start >= (double)opt->seconds)
-                    break;
-                if (now - last_status >= STATUS_EVERY_S) {
-                    status_line(r, k, start, now);
-                    last_status = now;
-                }
-            }
-        } else if (k >= opt->cases) {
-            break;
+    while (fgi_sup_running(r->sup)) {
+        fgi_sup_step(r->sup);
+        int timed_out = r->s->opt.seconds && now_s() - r->start >= (double)r->s->opt.seconds;
+        if ((interrupted || timed_out || r->err != FG_OK) && !r->sup_stopping) {
+            r->sup_stopping = 1;
+            fgi_sup_stop(r->sup);
         }
-        generate_one(r, k);
+        if (r->s->opt.seconds && now_s() - r->last_status >= STATUS_EVERY_S)
+            status_line(r, r->jobs > 1 ? r->reached : fgi_sup_slot(r->sup, 0)->pos);
     }
-    r->o->cases = k;
-    r->o->timed = opt->seconds != 0;
-    if (opt->seconds)
-        status_line(r, k, start, now_s());
 }
 
-static void saturation_watch(run *r)
+static void supervise(run *r)
 {
-    fg_outcome *o = r->o;
-    if (o->cases < SATURATION_MIN_CASES || o->kept * 100 <= o->cases * SATURATION_PERCENT)
-        return;
-    o->saturated = 1;
-    fprintf(r->s->log,
-            "fuzzgate: warning: %s kept %llu of %llu cases (%.1f%%): its signature probably "
-            "folds a running total rather than this case's state\n",
-            r->t->name, (unsigned long long)o->kept, (unsigned long long)o->cases,
-            100.0 * (double)o->kept / (double)o->cases);
+    const fgi_sup_ops ops = {r, executor_main, executor_message, executor_died};
+    if (!(r->sup = fgi_sup_new(r->jobs, r->slot_cap, r->time_ms, r->s->opt.rss_limit_mb,
+                               &ops)))
+        return note_error(r, FG_ENOMEM);
+    if (r->jobs == 1) {
+        start_executor(r, 0, 0);
+        supervise_until_idle(r);
+    } else {
+        uint64_t seq = 0;
+        while (seq < r->total && r->err == FG_OK && !r->sup_stopping) {
+            uint64_t es = epoch_start(r, seq), ee = epoch_end(r, seq);
+            r->epoch_done = 0;
+            for (unsigned j = 0; j < r->jobs && r->err == FG_OK; j++)
+                if (has_work(r, j, es, es, ee))
+                    start_executor(r, j, es);
+            supervise_until_idle(r);
+            merge_epoch(r);
+            seq = ee;
+        }
+    }
+    fgi_sup_free(r->sup);
+    r->sup = NULL;
+}
+
+/* ---- a run -------------------------------------------------------------------------- */
+
+static fg_error add_item(run *r, char *origin, uint8_t *data, size_t size, int always)
+{
+    item *v = fgi_realloc(r->items, (r->nitems + 1) * sizeof *v);
+    if (!v || !origin) {
+        fgi_free(origin);
+        fgi_free(data);
+        if (v)
+            r->items = v;
+        return FG_ENOMEM;
+    }
+    r->items = v;
+    r->items[r->nitems++] = (item){origin, data, size, always};
+    return FG_OK;
+}
+
+/* Adds every file of dir (sorted) as a replay item; a missing directory adds nothing. */
+static fg_error add_dir_items(run *r, const char *root)
+{
+    fgi_str dir = {0};
+    fgi_str_addf(&dir, "%s/%s", root, r->t->name);
+    fgi_names names;
+    int missing = 0;
+    fg_error e = dir.failed ? FG_ENOMEM : fgi_dir_list(dir.buf, &names, &missing);
+    if (e != FG_OK) {
+        fprintf(r->s->log, "fuzzgate: %s: cannot read corpus directory %s\n", r->t->name,
+                fgi_str_cstr(&dir));
+        fgi_str_free(&dir);
+        return e;
+    }
+    for (size_t i = 0; i < names.count && e == FG_OK; i++) {
+        fgi_str path = {0};
+        fgi_str_addf(&path, "%s/%s", dir.buf, names.names[i]);
+        uint8_t *data = NULL;
+        size_t size = 0;
+        e = path.failed ? FG_ENOMEM : fgi_file_read(path.buf, (size_t)64 << 20, &data, &size);
+        if (e != FG_OK)
+            fprintf(r->s->log, "fuzzgate: %s: cannot read %s: %s\n", r->t->name,
+                    fgi_str_cstr(&path), fg_strerror(e));
+        else
+            e = add_item(r, fgi_str_take(&path), data, size, 0);
+        fgi_str_free(&path);
+    }
+    fgi_names_free(&names);
+    fgi_str_free(&dir);
+    return e;
+}
+
+static fg_error add_seed_items(run *r)
+{
+    if (!r->t->seed)
+        return FG_OK;
+    fg_seeds seeds = {0};
+    r->t->seed(&seeds);
+    fg_error e = seeds.failed ? FG_ENOMEM : FG_OK;
+    for (size_t i = 0; i < seeds.count && e == FG_OK; i++) {
+        char origin[64];
+        snprintf(origin, sizeof origin, "seed #%zu", i);
+        uint8_t *copy = fgi_memdup(seeds.items[i].data, seeds.items[i].size ? seeds.items[i].size : 1);
+        e = copy ? add_item(r, fgi_strdup(origin), copy, seeds.items[i].size, 0) : FG_ENOMEM;
+    }
+    fgi_seeds_free(&seeds);
+    return e;
 }
 
 static fg_error run_open(run *r, fg_session *s, const fg_target *t)
@@ -409,20 +995,30 @@ static fg_error run_open(run *r, fg_session *s, const fg_target *t)
     memset(r, 0, sizeof *r);
     r->s = s;
     r->t = t;
+    r->msg_fd = -1;
+    r->jobs = s->opt.fork ? (unsigned)s->opt.jobs : 1;
     r->max_len = s->opt.max_len ? (size_t)s->opt.max_len
                  : t->max_len   ? t->max_len
                                 : FGI_DEFAULT_MAX_LEN;
     r->name_hash = fgi_hash_str(t->name);
+    r->time_ms = s->opt.timeout_ms ? (unsigned)FGI_MIN(s->opt.timeout_ms, 1u << 30)
+                 : t->time_ms      ? t->time_ms
+                                   : FGI_DEFAULT_TIME_MS;
+    r->start = r->last_status = now_s();
     fgi_novelty_init(&r->nov);
     fgi_novelty_init(&r->features);
+    fgi_novelty_init(&r->dsig);
+    fgi_novelty_init(&r->dfeat);
+    fgi_novelty_init(&r->sent);
     fgi_corpus_init(&r->corpus);
     r->corpus.features = &r->features;
     if (!(r->o = fgi_outcome_new(t->name)))
         return FG_ENOMEM;
-    r->work = fgi_malloc(r->max_len);
+    r->own_work = fgi_malloc(r->max_len);
     r->scratch = fgi_malloc(r->max_len);
-    if (!r->work || !r->scratch)
+    if (!r->own_work || !r->scratch)
         return FG_ENOMEM;
+    r->work = r->own_work;
     r->mut.rng = &r->rng;
     r->mut.scratch = r->scratch;
     r->mut.dict = &s->dict;
@@ -438,45 +1034,96 @@ static fg_error run_open(run *r, fg_session *s, const fg_target *t)
             fprintf(s->log, "fuzzgate: %s\n", kerr);
         return ke;
     }
-    fg_error e = fgi_exec_open(&r->exec, t);
-    if (e != FG_OK)
-        return e;
-    if ((e = fgi_fdwatch_open(&r->fds)) != FG_OK)
-        return e;
-    r->fds_open = 1;
-    r->exec.crash.target = t->name;
-    r->exec.crash.seed = s->opt.seed;
-    r->exec.crash.program = s->program;
-    r->exec.crash.findings_dir = s->opt.findings;
-    unsigned time_ms = s->opt.timeout_ms ? (unsigned)FGI_MIN(s->opt.timeout_ms, 1u << 30)
-                       : t->time_ms     ? t->time_ms
-                                        : FGI_DEFAULT_TIME_MS;
-    if (!(r->watchdog = fgi_watchdog_start(time_ms, FGI_MAX(time_ms / 10, 1u))))
-        return FG_ENOMEM;
-    return fgi_exec_reserve(&r->exec, r->max_len);
+    return FG_OK;
+}
+
+/* Sizes the slot for the largest input and counts the run's positions. */
+static void run_plan(run *r, uint64_t cases)
+{
+    r->slot_cap = r->max_len;
+    for (size_t i = 0; i < r->nitems; i++)
+        r->slot_cap = FGI_MAX(r->slot_cap, r->items[i].size);
+    r->total = r->s->opt.seconds ? UINT64_MAX : r->nitems + cases;
+}
+
+/* Runs the planned positions: supervised, or here. */
+static void run_all(run *r)
+{
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    interrupted = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    if (r->s->opt.fork) {
+        supervise(r);
+    } else {
+        fg_error e = executor_open(r);
+        if (e != FG_OK)
+            note_error(r, e);
+        else
+            execute(r, 0, 0);
+        executor_close(r);
+    }
+    /* Restore the host's handlers, unless one of ours has already given way to the default
+     * (an interrupt came: the caller sees fgi_session_interrupted and stops). */
+    if (!interrupted) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
+}
+
+static void saturation_watch(run *r)
+{
+    fg_outcome *o = r->o;
+    if (o->cases < SATURATION_MIN_CASES || o->kept * 100 <= o->cases * SATURATION_PERCENT)
+        return;
+    o->saturated = 1;
+    fprintf(r->s->log,
+            "fuzzgate: warning: %s kept %llu of %llu cases (%.1f%%): its signature probably "
+            "folds a running total rather than this case's state\n",
+            r->t->name, (unsigned long long)o->kept, (unsigned long long)o->cases,
+            100.0 * (double)o->kept / (double)o->cases);
 }
 
 /* Closes what run_open opened; hands the outcome to *out on success. */
-static fg_error run_close(run *r, fg_error e, fg_outcome **out, int opened)
+static fg_error run_close(run *r, fg_error e, fg_outcome **out, int watch)
 {
-    unsigned slowest = 0;
-    unsigned long slow = fgi_watchdog_stop(r->watchdog, &slowest);
     if (r->o) {
-        r->o->slow = slow;
-        r->o->slowest_ms = slowest;
+        r->o->slow = r->slow;
+        r->o->slowest_ms = r->slowest_ms;
+        r->o->cases = r->reached > r->nitems ? r->reached - r->nitems : 0;
+        r->o->replayed = r->reached < r->nitems ? r->reached : r->nitems;
+        r->o->corpus = r->corpus.count;
+        r->o->signatures = r->nov.count;
+        r->o->features = r->features.count;
+        r->o->timed = r->s->opt.seconds != 0;
+        r->o->seconds = now_s() - r->start;
+        fgi_outcome_sort(r->o);
+        if (watch && e == FG_OK && r->err == FG_OK)
+            saturation_watch(r);
     }
-    if (slow)
+    if (r->slow)
         fprintf(r->s->log, "fuzzgate: %s: %lu slow case%s (the slowest ran %u+ ms)\n",
-                r->t->name, slow, slow == 1 ? "" : "s", slowest);
-    if (r->fds_open)
-        fgi_fdwatch_close(&r->fds);
-    if (opened)
-        fgi_exec_close(&r->exec);
+                r->t->name, r->slow, r->slow == 1 ? "" : "s", r->slowest_ms);
     fgi_novelty_free(&r->nov);
     fgi_novelty_free(&r->features);
+    fgi_novelty_free(&r->dsig);
+    fgi_novelty_free(&r->dfeat);
+    fgi_novelty_free(&r->sent);
     fgi_corpus_free(&r->corpus);
+    fgi_epoch_clear(&r->log);
+    fgi_free(r->log.cands);
+    fgi_free(r->log.hits);
     fgi_known_free(&r->known);
-    fgi_free(r->work);
+    for (size_t i = 0; i < r->nitems; i++) {
+        fgi_free(r->items[i].origin);
+        fgi_free(r->items[i].data);
+    }
+    fgi_free(r->items);
+    fgi_free(r->ckeys);
+    fgi_free(r->own_work);
     fgi_free(r->scratch);
     if (e == FG_OK)
         e = r->err;
@@ -494,28 +1141,22 @@ fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
         return FG_EINVAL;
     *out = NULL;
     run r;
-    double start = now_s();
     fg_error e = run_open(&r, s, t);
-    int opened = r.exec.target != NULL;
+    if (e == FG_OK)
+        e = add_dir_items(&r, s->opt.corpus);
+    if (e == FG_OK && s->opt.corpus_out && *s->opt.corpus_out)
+        e = add_dir_items(&r, s->opt.corpus_out);
+    if (e == FG_OK)
+        e = add_seed_items(&r);
+    if (e == FG_OK)
+        e = add_item(&r, fgi_strdup("empty input"), NULL, 0, 1);
     if (e == FG_OK) {
-        replay_corpus(&r);
-        replay_seeds(&r);
-        if (r.err == FG_OK) {
-            static const uint8_t nothing[1];
-            run_one(&r, nothing, 0, -1, "empty input", 1);
-            r.o->replayed++;
-        }
-        if (r.err == FG_OK)
-            generate(&r);
-        if (r.err == FG_OK)
-            check_descriptors(&r); /* the last, partial window */
-        r.o->corpus = r.corpus.count;
-        r.o->signatures = r.nov.count;
-        r.o->features = r.features.count;
-        r.o->seconds = now_s() - start;
-        saturation_watch(&r);
+        run_plan(&r, s->opt.cases);
+        run_all(&r);
+        if (s->opt.seconds)
+            status_line(&r, r.reached);
     }
-    e = run_close(&r, e, out, opened);
+    e = run_close(&r, e, out, 1);
     if (e == FG_OK)
         fgi_report_add(s, *out);
     return e;
@@ -534,12 +1175,15 @@ fg_error fg_session_replay(fg_session *s, const fg_target *t, const char *path,
         return e;
     run r;
     e = run_open(&r, s, t);
-    int opened = r.exec.target != NULL;
-    if (e == FG_OK && (e = fgi_exec_reserve(&r.exec, size)) == FG_OK) {
-        run_one(&r, data, size, -1, path, 0);
-        r.o->replayed = 1;
-        check_descriptors(&r);
+    if (e == FG_OK)
+        e = add_item(&r, fgi_strdup(path), data, size, 0);
+    else
+        fgi_free(data);
+    if (e == FG_OK) {
+        run_plan(&r, 0);
+        r.total = 1; /* the file alone, even in a timed session */
+        run_all(&r);
+        r.o->last_sig = r.corpus.count ? r.corpus.entries[0].sig : 0;
     }
-    fgi_free(data);
-    return run_close(&r, e, out, opened);
+    return run_close(&r, e, out, 0);
 }

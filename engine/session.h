@@ -16,6 +16,9 @@ struct fg_session {
     fgi_dict dict;    /* the --dict words (empty without one) */
 };
 
+/* The signal (SIGINT/SIGTERM) that interrupted the last run, or 0. */
+FGI_HIDDEN int fgi_session_interrupted(void);
+
 /* Appends o's deterministic summary to s->report and its times to s->timing. */
 FGI_HIDDEN void fgi_report_add(fg_session *s, const fg_outcome *o);
 

@@ -14,6 +14,8 @@
 struct fgi_watchdog {
     pthread_t thread;
     atomic_int stop;        /* set by fgi_watchdog_stop */
+    pthread_mutex_t lock;   /* with wake: a stop ends the tick's wait at once */
+    pthread_cond_t wake;
     unsigned time_ms;       /* deadline */
     unsigned slow_ms;       /* soft threshold */
     unsigned tick_ms;       /* sampling period */
@@ -39,9 +41,19 @@ static void *watch(void *arg)
     unsigned long last = 0;
     int counted_slow = 0, seen = 0;
     struct timespec since = {0, 0};
-    struct timespec tick = {w->tick_ms / 1000, (long)(w->tick_ms % 1000) * 1000000L};
     while (!atomic_load(&w->stop)) {
-        nanosleep(&tick, NULL);
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += (long)w->tick_ms * 1000000L;
+        until.tv_sec += until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+        pthread_mutex_lock(&w->lock);
+        while (!atomic_load(&w->stop) &&
+               pthread_cond_timedwait(&w->wake, &w->lock, &until) == 0)
+            ;
+        pthread_mutex_unlock(&w->lock);
+        if (atomic_load(&w->stop))
+            break;
         int active;
         unsigned long now = fgi_exec_cases_started(&active);
         struct timespec t;
@@ -79,7 +91,15 @@ fgi_watchdog *fgi_watchdog_start(unsigned time_ms, unsigned slow_ms)
     w->time_ms = time_ms ? time_ms : 1;
     w->slow_ms = slow_ms ? slow_ms : 1;
     w->tick_ms = FGI_MAX(1u, FGI_MIN(50u, w->time_ms / 4));
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->wake, &ca);
+    pthread_condattr_destroy(&ca);
     if (pthread_create(&w->thread, NULL, watch, w) != 0) {
+        pthread_cond_destroy(&w->wake);
+        pthread_mutex_destroy(&w->lock);
         fgi_free(w);
         return NULL;
     }
@@ -90,8 +110,13 @@ unsigned long fgi_watchdog_stop(fgi_watchdog *w, unsigned *slowest_ms)
 {
     if (!w)
         return 0;
+    pthread_mutex_lock(&w->lock);
     atomic_store(&w->stop, 1);
+    pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->lock);
     pthread_join(w->thread, NULL);
+    pthread_cond_destroy(&w->wake);
+    pthread_mutex_destroy(&w->lock);
     unsigned long slow = w->slow;
     if (slowest_ms)
         *slowest_ms = w->slowest_ms;

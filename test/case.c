@@ -1,4 +1,5 @@
-/* test/case.c — running a function as the body of one real case through the harness. */
+/* test/case.c — running a function as the body of one real case through the harness, as
+ * a kept input: the comparisons it made are pooled for the mutators. */
 #include "case.h"
 
 #include "check.h"
@@ -36,6 +37,12 @@ int fgt_in_case(void (*body)(void))
         ok = res.status == FGI_CASE_OK;
         CHECK(ok);
     }
+    /* As the session does with a kept input: its pairs go to the mutators' pool. */
+    static fgi_cmp_int ints[FGI_CMP_INTS];
+    static fgi_cmp_str strs[FGI_CMP_STRS];
+    size_t ni = fgi_cmp_since(0, ints, FGI_CMP_INTS);
+    size_t ns = fgi_cmp_strs_since(0, strs, FGI_CMP_STRS);
+    fgi_cmp_pool_add(ints, ni, strs, ns);
     fgi_exec_close(&e);
     CHECK(!fgi_exec_in_case());
     return ok;

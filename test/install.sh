@@ -48,22 +48,30 @@ ls "$work"/f/app_heap/amplification-*.bin >/dev/null 2>&1 && ok "amplification f
 ls "$work"/f/app_heap/retention-*.bin >/dev/null 2>&1 && ok "retention found" ||
     bad "no retention finding"
 
-# The planted segfault.
+# The planted segfault. Supervised (the default) the executor dies and the run reports it;
+# with --no-fork the one process dies of it.
 (cd "$work" && ./app --findings=f app_crash >out 2>err)
+st=$?
+[ $st -eq 1 ] && grep -q 'app_crash: FAIL' "$work/out" && ok "app_crash is reported, exit 1" ||
+    bad "app_crash exit status $st (want 1 and a FAIL line)"
+(cd "$work" && ./app --no-fork --findings=f2 app_crash >out2 2>err2)
 st=$?
 # A sanitizer may catch the bad store first and exit with its own status; the engine's
 # death callback has stored the finding either way.
 died() { [ "$1" -eq 139 ] || { [ -n "$SANFLAGS" ] && [ "$1" -ne 0 ] && grep -q crashed "$2"; }; }
 # (under a sanitizer: its own exit status, or 134 after abort_on_error)
-died $st "$work/err" && ok "app_crash dies of the crash" ||
-    bad "app_crash exit status $st (want 139)"
+died $st "$work/err2" && ok "app_crash --no-fork dies of the crash" ||
+    bad "app_crash --no-fork exit status $st (want 139)"
+ls "$work"/f2/app_crash/crash-*.bin >/dev/null 2>&1 && ok "--no-fork stored the crash" ||
+    bad "--no-fork: no crash finding"
 bin=$(ls "$work"/f/app_crash/crash-*.bin 2>/dev/null | head -1)
 [ -n "$bin" ] && grep -q '^kind: crash$' "${bin%.bin}.txt" && ok "crash .bin/.txt stored" ||
     bad "no crash finding"
 replay=$(sed -n 's/^replay: //p' "${bin%.bin}.txt" 2>/dev/null)
-(cd "$work" && $replay >/dev/null 2>"$work/rerr")
+(cd "$work" && $replay >rout 2>"$work/rerr")
 st=$?
-died $st "$work/rerr" && ok "replay reproduces the crash" || bad "replay of the crash: status $st"
+[ $st -eq 1 ] && grep -q 'FAIL crash' "$work/rout" && ok "replay reproduces the crash" ||
+    bad "replay of the crash: status $st"
 
 echo "install: $fails failed"
 [ $fails -eq 0 ]

@@ -49,13 +49,18 @@ static int died_of(const fgt_run *r, int signal)
     return san && *san && died && strstr(r->err, "crashed") != NULL;
 }
 
-/* Runs a planted target, checks its kind, its files and that the replay reproduces. */
-static void expect_finding(const char *target, const char *kind, int signal)
+/* Runs a planted target, checks its kind, its files and that the replay reproduces.
+ * Supervised (the default), every finding ends as a FAIL line and exit status 1: the
+ * executor died, the run did not. With --no-fork (nofork), a crash still kills the one
+ * process (signal > 0) and a timeout or exit() ends it with status 1 (signal < 0). */
+static void expect_finding_mode(const char *target, const char *kind, int signal, int nofork)
 {
     scratch s;
     scratch_open(&s, "test-planted");
     fgt_run r;
-    run_gate(&s, &r, NULL, target, NULL, NULL);
+    run_gate(&s, &r, NULL, target, nofork ? "--no-fork" : NULL, NULL);
+    if (!nofork)
+        signal = 0;
     if (signal < 0) {
         CHECK(r.exited && r.code == 1);
         CHECK(strstr(r.err, "this process ends with status 1") != NULL);
@@ -96,7 +101,7 @@ static void expect_finding(const char *target, const char *kind, int signal)
     /* The replay command reproduces the finding. */
     char findings[320];
     snprintf(findings, sizeof findings, "--findings=%s/replay", s.root);
-    char *rargv[] = {s.prog, findings, (char *)target, bin, NULL};
+    char *rargv[] = {s.prog, findings, (char *)target, bin, nofork ? "--no-fork" : NULL, NULL};
     CHECK(fgt_spawn(rargv, NULL, &r) == 0);
     if (signal < 0) {
         CHECK(r.exited && r.code == 1);
@@ -110,6 +115,13 @@ static void expect_finding(const char *target, const char *kind, int signal)
     }
     fgt_run_free(&r);
     fgt_rmrf(s.root);
+}
+
+static void expect_finding(const char *target, const char *kind, int signal)
+{
+    expect_finding_mode(target, kind, signal, 0);
+    if (signal)
+        expect_finding_mode(target, kind, signal, 1);
 }
 
 FG_TEST(gate_planted_check_is_a_check_finding)

@@ -1230,7 +1230,7 @@ FG_TEST(mutate_cmp_int)
     CHECK(each_result(mu, &in, int_written, &seen, 100) == 0);
     /* The base input's own comparisons serve too, with the tables empty (they are drawn
      * most of the time; the rest of the time the empty table gives nothing). */
-    static const fgi_cmp_int own = {CMP_A, CMP_B, 4};
+    static const fgi_cmp_int own = {CMP_A, CMP_B, 4, 0};
     mut_local = &own;
     mut_nlocal = 1;
     in.data = le;
