@@ -307,3 +307,93 @@ static uint64_t reject_run(const uint8_t *d, size_t n)
     return fg_sig(n, n ? d[0] : 0);
 }
 FG_TARGET(planted_reject, .run = reject_run, .what = "fg_reject on every input")
+
+/* ---- the misbehaviour matrix ---------------------------------------------------------
+ * Each target misbehaves one way on an input holding 0xAB, and has a second bug, an
+ * FG_CHECK on an input holding 0xCD. A supervised run must outlive the first, report it
+ * as one class, and go on to find the second. */
+#define SECOND_TRIGGER 0xCD
+
+enum misbehaviour {
+    M_SEGV, M_ABORT, M_STACK, M_CHECK, M_EXIT, M_HANG, M_HUGE, M_LEAK, M_FD, M_FLOOD,
+    M_FORK, M_LINGER, M_THREAD
+};
+
+static void *sleep_long(void *arg)
+{
+    (void)arg;
+    struct timespec t = {30, 0};
+    nanosleep(&t, NULL);
+    return NULL;
+}
+
+static void misbehave(enum misbehaviour m)
+{
+    static volatile int spin = 1;
+    static char flood[64 * 1024];
+    switch (m) {
+    case M_SEGV: *planted_null_pointer = 1; break;
+    case M_ABORT: abort();
+    case M_STACK: recurse(0); break;
+    case M_CHECK: fg_fail("the matrix's planted check"); break;
+    case M_EXIT: exit(3);
+    case M_HANG: while (spin) {} break;
+    case M_HUGE: {
+        void *volatile p = malloc(huge_size); /* volatile: no malloc/free pair elided */
+        free(p);
+        break;
+    }
+    case M_LEAK: {
+        void *volatile p = malloc(48);
+        (void)p;
+        break;
+    }
+    case M_FD: (void)open("/dev/null", O_RDONLY); break;
+    case M_FLOOD:
+        memset(flood, 'x', sizeof flood);
+        for (int i = 0; i < 16; i++) /* 1 MiB on stdout */
+            fwrite(flood, 1, sizeof flood, stdout);
+        fflush(stdout);
+        break;
+    case M_FORK: /* the copy returns into the engine, which must not run it on */
+        if (fork() == 0)
+            return;
+        break;
+    case M_LINGER: /* the copy holds every descriptor the executor has, for 30 s */
+        if (fork() == 0) {
+            sleep_long(NULL);
+            _exit(0);
+        }
+        break;
+    case M_THREAD: {
+        pthread_t t;
+        if (pthread_create(&t, NULL, sleep_long, NULL) == 0)
+            pthread_detach(t);
+        break;
+    }
+    }
+}
+
+#define MATRIX(name, m)                                                                    \
+    static uint64_t matrix_##name##_run(const uint8_t *d, size_t n)                        \
+    {                                                                                      \
+        if (triggered(d, n))                                                               \
+            misbehave(m);                                                                  \
+        FG_CHECK(memchr(d, SECOND_TRIGGER, n) == NULL, "the second planted bug");          \
+        return shape(d, n);                                                                \
+    }                                                                                      \
+    FG_TARGET(matrix_##name, .run = matrix_##name##_run, .time_ms = 200,                   \
+              .what = "matrix: " #name " on 0xAB, a check on 0xCD")
+MATRIX(segv, M_SEGV)
+MATRIX(abort, M_ABORT)
+MATRIX(stack, M_STACK)
+MATRIX(check, M_CHECK)
+MATRIX(exit, M_EXIT)
+MATRIX(hang, M_HANG)
+MATRIX(huge, M_HUGE)
+MATRIX(leak, M_LEAK)
+MATRIX(fd, M_FD)
+MATRIX(flood, M_FLOOD)
+MATRIX(fork, M_FORK)
+MATRIX(linger, M_LINGER)
+MATRIX(thread, M_THREAD)
