@@ -383,6 +383,8 @@ static void generate(run *r)
         } else if (k >= opt->cases) {
             break;
         }
+        /* report series (outcome.h): a mask test per case, a point every 2^j cases */
+        fgi_outcome_sample(r->o, k, r->corpus.count, r->nov.count, r->features.count);
         generate_one(r, k);
     }
     r->o->cases = k;
@@ -512,6 +514,7 @@ fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
         r.o->corpus = r.corpus.count;
         r.o->signatures = r.nov.count;
         r.o->features = r.features.count;
+        fgi_outcome_sample_end(r.o); /* report series: the run's last point */
         r.o->seconds = now_s() - start;
         saturation_watch(&r);
     }
