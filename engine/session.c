@@ -78,6 +78,7 @@ void fg_session_free(fg_session *s)
     fgi_free(s->program);
     fgi_str_free(&s->report);
     fgi_str_free(&s->timing);
+    fgi_report_free(s); /* the outcome copies kept for FUZZ.md and coverage.svg */
     fgi_free(s);
 }
 

@@ -214,6 +214,7 @@ FG_TEST(outcome_series_of_a_real_run)
     CHECK_EQ_U(v->v[v->n - 1].corpus, fg_outcome_corpus(o));
     CHECK(v->v[v->n - 1].corpus > v->v[0].corpus);
     fg_outcome_free(o);
+    CHECK_EQ_U(s->nruns, 1); /* the session kept a copy for the human reports */
     fg_session_free(s);
     fg_options_free(opt);
     fgt_rmrf(root);
