@@ -1,4 +1,5 @@
-/* engine/outcome.c — what one target's run produced: counts and findings by class. */
+/* engine/outcome.c — what one target's run produced: counts, findings by class, and its
+ * series over cases. */
 #include "outcome.h"
 
 #include "hex.h"
@@ -77,6 +78,8 @@ fg_finding *fgi_outcome_add(fg_outcome *o, const fgi_finding_rec *rec, int *chan
         if (strcmp(f->class_id, rec->class_id) != 0)
             continue;
         f->count++;
+        if (rec->case_index < o->first_case[i]) /* arrival order is the executors' */
+            o->first_case[i] = rec->case_index;
         if (rec->size < f->size || (rec->size == f->size && rec->seq < o->seqs[i])) {
             o->seqs[i] = rec->seq;
             if (set_input(f, rec) != 0)
@@ -87,6 +90,11 @@ fg_finding *fgi_outcome_add(fg_outcome *o, const fgi_finding_rec *rec, int *chan
     }
     if (o->nfindings == o->cap) {
         size_t cap = o->cap ? o->cap * 2 : 4;
+        /* first_case may end up larger than cap when the second realloc fails: harmless */
+        int64_t *fc = fgi_realloc(o->first_case, cap * sizeof *fc);
+        if (!fc)
+            return NULL;
+        o->first_case = fc;
         fg_finding *v = fgi_realloc(o->findings, cap * sizeof *v);
         if (!v)
             return NULL;
@@ -97,6 +105,7 @@ fg_finding *fgi_outcome_add(fg_outcome *o, const fgi_finding_rec *rec, int *chan
         o->seqs = q;
         o->cap = cap;
     }
+    o->first_case[o->nfindings] = rec->case_index;
     fg_finding *f = &o->findings[o->nfindings];
     memset(f, 0, sizeof *f);
     f->target = fgi_strdup(rec->target);
@@ -119,13 +128,16 @@ void fgi_outcome_sort(fg_outcome *o)
     for (size_t i = 1; i < o->nfindings; i++) {
         fg_finding f = o->findings[i];
         uint64_t q = o->seqs[i];
+        int64_t fc = o->first_case[i];
         size_t j = i;
         for (; j > 0 && strcmp(o->findings[j - 1].class_id, f.class_id) > 0; j--) {
             o->findings[j] = o->findings[j - 1];
             o->seqs[j] = o->seqs[j - 1];
+            o->first_case[j] = o->first_case[j - 1];
         }
         o->findings[j] = f;
         o->seqs[j] = q;
+        o->first_case[j] = fc;
     }
 }
 
@@ -166,11 +178,108 @@ void fg_outcome_free(fg_outcome *o)
         finding_clear(&o->findings[i]);
     fgi_free(o->findings);
     fgi_free(o->seqs);
+    fgi_free(o->first_case);
     fgi_free(o->target);
     fgi_free(o);
 }
 
-static size_t known_count(const fg_outcome *o)
+/* A copy of src's strings and bytes into dst; 0, or -1 with dst cleared. */
+static int finding_copy(fg_finding *dst, const fg_finding *src)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->size = src->size;
+    dst->count = src->count;
+    const char **to[] = {&dst->target, &dst->kind,   &dst->class_id,  &dst->detail,
+                         &dst->hex,    &dst->origin, &dst->mutations, &dst->path,
+                         &dst->replay, &dst->known};
+    const char *const from[] = {src->target, src->kind,   src->class_id,  src->detail,
+                                src->hex,    src->origin, src->mutations, src->path,
+                                src->replay, src->known};
+    int failed = 0;
+    for (size_t i = 0; i < FGI_ARRAY_LEN(to); i++)
+        if (from[i] && !(*to[i] = fgi_strdup(from[i])))
+            failed = 1;
+    if (!(dst->data = fgi_memdup(src->data, src->size))) /* a block even for 0 bytes */
+        failed = 1;
+    if (failed)
+        finding_clear(dst);
+    return failed ? -1 : 0;
+}
+
+fg_outcome *fgi_outcome_clone(const fg_outcome *o)
+{
+    fg_outcome *c = fgi_malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *o;
+    c->findings = NULL;
+    c->first_case = NULL;
+    c->seqs = NULL;
+    c->nfindings = c->cap = 0;
+    if (!(c->target = fgi_strdup(o->target))) {
+        fgi_free(c);
+        return NULL;
+    }
+    size_t n = o->nfindings;
+    if (n && (!(c->findings = fgi_calloc(n, sizeof *c->findings)) ||
+              !(c->first_case = fgi_memdup(o->first_case, n * sizeof *c->first_case)) ||
+              !(c->seqs = fgi_memdup(o->seqs, n * sizeof *c->seqs)))) {
+        fg_outcome_free(c);
+        return NULL;
+    }
+    c->cap = n;
+    for (; c->nfindings < n; c->nfindings++) {
+        if (finding_copy(&c->findings[c->nfindings], &o->findings[c->nfindings]) != 0) {
+            fg_outcome_free(c);
+            return NULL;
+        }
+    }
+    return c;
+}
+
+double fgi_outcome_novelty(const fg_outcome *o)
+{
+    return o->cases ? (double)o->kept / (double)o->cases : 0.0;
+}
+
+int64_t fgi_outcome_first_case(const fg_outcome *o, size_t i)
+{
+    FG_ASSERT(i < o->nfindings);
+    return o->first_case[i];
+}
+
+/* Invariant: s->v[0..n) ascend by cases and each is a multiple of the stride (mask + 1) that
+ * was due when it was taken; n <= FGI_SERIES_MAX until the run's end is added. */
+void fgi_outcome_sample_at(fg_outcome *o, uint64_t k, uint64_t corpus, uint64_t signatures,
+                           uint64_t features)
+{
+    fgi_series *s = &o->series;
+    if (s->n && s->v[s->n - 1].cases >= k)
+        return;
+    while (s->n == FGI_SERIES_MAX && s->mask < UINT64_MAX >> 1) {
+        /* keep the points on the doubled stride (with every case sampled: every other) */
+        s->mask = s->mask * 2 + 1;
+        size_t kept = 0;
+        for (size_t i = 0; i < s->n; i++)
+            if ((s->v[i].cases & s->mask) == 0)
+                s->v[kept++] = s->v[i];
+        s->n = kept;
+    }
+    if ((k & s->mask) != 0 || s->n == FGI_SERIES_MAX)
+        return;
+    s->v[s->n++] = (fgi_sample){k, corpus, signatures, features, o->nfindings};
+}
+
+void fgi_outcome_sample_end(fg_outcome *o)
+{
+    fgi_series *s = &o->series;
+    while (s->n && s->v[s->n - 1].cases >= o->cases)
+        s->n--;
+    s->v[s->n++] = (fgi_sample){o->cases, o->corpus, o->signatures, o->features,
+                                o->nfindings};
+}
+
+size_t fgi_outcome_known(const fg_outcome *o)
 {
     size_t n = 0;
     for (size_t i = 0; i < o->nfindings; i++)
@@ -180,7 +289,7 @@ static size_t known_count(const fg_outcome *o)
 
 int fg_outcome_passed(const fg_outcome *o)
 {
-    return o && known_count(o) == o->nfindings;
+    return o && fgi_outcome_known(o) == o->nfindings;
 }
 
 uint64_t fg_outcome_cases(const fg_outcome *o)
@@ -212,7 +321,7 @@ void fg_outcome_print(const fg_outcome *o, FILE *out)
 {
     if (!o)
         return;
-    size_t known = known_count(o);
+    size_t known = fgi_outcome_known(o);
     fprintf(out, "%s: %s %llu cases, corpus %zu, %zu finding%s", o->target,
             fg_outcome_passed(o) ? "PASS" : "FAIL", (unsigned long long)o->cases, o->corpus,
             o->nfindings, o->nfindings == 1 ? "" : "s");

@@ -1,4 +1,6 @@
-/* engine/report.c — report.json (deterministic) and timing.json, written atomically.
+/* engine/report.c — the reports of a session, written atomically into the findings
+ * directory: report.json and timing.json here, FUZZ.md and coverage.svg rendered by
+ * report_md.c and report_svg.c from a copy of each run's outcome.
  *
  * report.json holds only what the determinism contract covers: options that shape the
  * run, and per target the counts and the findings by class. No time, no rate, no absolute
@@ -6,7 +8,8 @@
  *
  *   {"fuzzgate": 1, "seed": "0x005eed0f6a7e2026", "cases": 20000, "timed": false,
  *    "targets": [{"name": "hex", "status": "pass", "replayed": 9, "cases": 20000,
- *                 "corpus": 41, "signatures": 41, "kept": 32, "saturated": false,
+ *                 "corpus": 41, "signatures": 41, "kept": 32, "novelty": 0.0016,
+ *                 "saturated": false,
  *                 "findings": [{"class": "check-...", "kind": "check", "count": 3,
  *                               "size": 7, "origin": "case 812", "detail": "...",
  *                               "file": "fuzzgate-findings/hex/check-....bin"}]}]}
@@ -14,6 +17,7 @@
 #include "session.h"
 
 #include "finding.h"
+#include "report.h"
 
 #include <string.h>
 
@@ -40,11 +44,11 @@ void fgi_report_add(fg_session *s, const fg_outcome *o)
     json_string(r, o->target);
     fgi_str_addf(r,
                  ", \"status\": \"%s\", \"replayed\": %zu, \"cases\": %llu, \"corpus\": %zu, "
-                 "\"signatures\": %zu, \"features\": %zu, \"kept\": %llu, \"saturated\": %s, "
-                 "\"findings\": [",
+                 "\"signatures\": %zu, \"features\": %zu, \"kept\": %llu, \"novelty\": %.4f, "
+                 "\"saturated\": %s, \"findings\": [",
                  fg_outcome_passed(o) ? "pass" : "fail", o->replayed, (unsigned long long)o->cases,
                  o->corpus, o->signatures, o->features, (unsigned long long)o->kept,
-                 o->saturated ? "true" : "false");
+                 fgi_outcome_novelty(o), o->saturated ? "true" : "false");
     for (size_t i = 0; i < o->nfindings; i++) {
         const fg_finding *f = &o->findings[i];
         fgi_str_add(r, i ? ",\n        {\"class\": " : "\n        {\"class\": ");
@@ -79,6 +83,30 @@ void fgi_report_add(fg_session *s, const fg_outcome *o)
                  "\"slowest_ms\": %u}",
                  o->seconds, o->seconds > 0 ? (double)o->cases / o->seconds : 0.0, o->slow,
                  o->slowest_ms);
+
+    if (s->nruns == s->runs_cap) {
+        size_t cap = s->runs_cap ? s->runs_cap * 2 : 8;
+        fg_outcome **v = fgi_realloc(s->runs, cap * sizeof *v);
+        if (!v) {
+            s->runs_failed = 1;
+            return;
+        }
+        s->runs = v;
+        s->runs_cap = cap;
+    }
+    if (!(s->runs[s->nruns] = fgi_outcome_clone(o)))
+        s->runs_failed = 1;
+    else
+        s->nruns++;
+}
+
+void fgi_report_free(fg_session *s)
+{
+    for (size_t i = 0; i < s->nruns; i++)
+        fg_outcome_free(s->runs[i]);
+    fgi_free(s->runs);
+    s->runs = NULL;
+    s->nruns = s->runs_cap = 0;
 }
 
 typedef struct text {
@@ -127,13 +155,25 @@ fg_error fg_session_write_reports(fg_session *s)
     fgi_str_add(&t, "{\"fuzzgate\": 1, \"targets\": [\n");
     fgi_str_add(&t, fgi_str_cstr(&s->timing));
     fgi_str_add(&t, "\n  ]}\n");
+    fgi_str md = {0}, svg = {0};
+    fgi_report_md(&md, &s->opt, s->runs, s->nruns);
+    fgi_report_svg(&svg, &s->opt, s->runs, s->nruns);
     fg_error e = (r.failed || t.failed || s->report.failed || s->timing.failed) ? FG_ENOMEM
                                                                              : FG_OK;
     if (e == FG_OK)
         e = write_file(s->opt.findings, "report.json", r.buf, r.len);
     if (e == FG_OK)
         e = write_file(s->opt.findings, "timing.json", t.buf, t.len);
+    /* the JSON files first: a human report that cannot be built does not cost them */
+    if (e == FG_OK && (md.failed || svg.failed || s->runs_failed))
+        e = FG_ENOMEM;
+    if (e == FG_OK)
+        e = write_file(s->opt.findings, "FUZZ.md", md.buf, md.len);
+    if (e == FG_OK)
+        e = write_file(s->opt.findings, "coverage.svg", svg.buf, svg.len);
     fgi_str_free(&r);
     fgi_str_free(&t);
+    fgi_str_free(&md);
+    fgi_str_free(&svg);
     return e;
 }

@@ -100,6 +100,7 @@ void fg_session_free(fg_session *s)
     fgi_free(s->program);
     fgi_str_free(&s->report);
     fgi_str_free(&s->timing);
+    fgi_report_free(s); /* the outcome copies kept for FUZZ.md and coverage.svg */
     fgi_free(s);
 }
 
@@ -158,6 +159,7 @@ typedef struct run {
     size_t nitems;
     uint64_t total;         /* positions in the run; UINT64_MAX for a timed run */
     uint64_t reached;       /* the position the run got to */
+    uint64_t sampled_to;    /* the report series has points up to this case */
     unsigned jobs;
     fgi_known known;        /* corpus/<target>/known.txt (parent side) */
     size_t max_len, slot_cap;
@@ -744,6 +746,12 @@ static void save_input(run *r, const uint8_t *data, size_t size)
  * summed. Runs identically in every process that holds the records. */
 static void merge_epoch(run *r)
 {
+    /* The report series (outcome.h): within an epoch the snapshot is constant, so each
+     * of its cases is sampled with the values it saw. */
+    uint64_t upto = r->reached > r->nitems ? r->reached - r->nitems : 0;
+    for (; r->msg_fd < 0 && r->sampled_to < upto; r->sampled_to++)
+        fgi_outcome_sample(r->o, r->sampled_to, r->corpus.count, r->nov.count,
+                           r->features.count);
     fgi_epoch_sort(&r->log);
     for (size_t i = 0; i < r->log.ncands && r->err == FG_OK; i++) {
         fgi_cand *c = &r->log.cands[i];
@@ -1100,6 +1108,7 @@ static fg_error run_close(run *r, fg_error e, fg_outcome **out, int watch)
         r->o->features = r->features.count;
         r->o->timed = r->s->opt.seconds != 0;
         r->o->seconds = now_s() - r->start;
+        fgi_outcome_sample_end(r->o); /* report series: the run's last point */
         fgi_outcome_sort(r->o);
         if (watch && e == FG_OK && r->err == FG_OK)
             saturation_watch(r);

@@ -14,12 +14,18 @@ struct fg_session {
     fgi_str timing;   /* timing.json target objects so far */
     size_t nreported; /* targets in report */
     fgi_dict dict;    /* the --dict words (empty without one) */
+    fg_outcome **runs; /* a copy of each run's outcome, for FUZZ.md and coverage.svg */
+    size_t nruns, runs_cap;
+    int runs_failed;   /* a copy could not be made: fg_session_write_reports says so */
 };
 
 /* The signal (SIGINT/SIGTERM) that interrupted the last run, or 0. */
 FGI_HIDDEN int fgi_session_interrupted(void);
 
-/* Appends o's deterministic summary to s->report and its times to s->timing. */
+/* Appends o's deterministic summary to s->report and its times to s->timing, and keeps a
+ * copy of o for the human reports. */
 FGI_HIDDEN void fgi_report_add(fg_session *s, const fg_outcome *o);
+/* Frees what fgi_report_add kept (fg_session_free calls it). */
+FGI_HIDDEN void fgi_report_free(fg_session *s);
 
 #endif

@@ -334,8 +334,9 @@ fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out);
 fg_error fg_session_replay(fg_session *s, const fg_target *t, const char *path,
                            fg_outcome **out);
 
-/* Writes report.json (deterministic) and timing.json into the findings directory, covering
- * every fg_session_run so far. */
+/* Writes report.json (deterministic), timing.json (times), FUZZ.md (a summary for people)
+ * and coverage.svg (a plot over cases) into the findings directory, covering every
+ * fg_session_run so far (docs/reports.md). Each file is written atomically. */
 fg_error fg_session_write_reports(fg_session *s);
 
 void fg_outcome_free(fg_outcome *o);

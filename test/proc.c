@@ -1,6 +1,8 @@
 /* test/proc.c — running sibling programs in child processes and reading what they left. */
 #include "proc.h"
 
+#include "check.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -133,6 +135,17 @@ int fgt_spawn(char *const argv[], char *const env[], fgt_run *r)
         r->err = strdup("");
     fgt_rmrf(dir);
     return 0;
+}
+
+int fgt_planted_gate(const char *root, const char *findings, const char *targets,
+                     fgt_run *r)
+{
+    char prog[300], farg[600], carg[300];
+    snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
+    snprintf(farg, sizeof farg, "--findings=%s/%s", root, findings);
+    snprintf(carg, sizeof carg, "--corpus=%s/no-corpus", root);
+    char *argv[] = {prog, farg, carg, (char *)targets, NULL};
+    return fgt_spawn(argv, NULL, r);
 }
 
 void fgt_run_free(fgt_run *r)

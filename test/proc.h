@@ -16,6 +16,10 @@ typedef struct fgt_run {
  * NULL-terminated, may be NULL) and captures its output. Returns 0 or -1. */
 int fgt_spawn(char *const argv[], char *const env[], fgt_run *r);
 void fgt_run_free(fgt_run *r);
+/* Runs the gate of <build>/test-planted over the comma-separated targets, with
+ * --findings=<root>/<findings> and an empty corpus (<root>/no-corpus); 0 or -1. */
+int fgt_planted_gate(const char *root, const char *findings, const char *targets,
+                     fgt_run *r);
 
 /* A fresh temporary directory (path into buf, capacity cap); 0 or -1. */
 int fgt_tmpdir(char *buf, size_t cap);
