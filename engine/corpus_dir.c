@@ -29,7 +29,7 @@ fg_error fgi_corpus_dir_write(const char *dir, const uint8_t *data, size_t size,
     fgi_sha1_hex(data, size, name);
     char path[PATH_CAP];
     size_t ld = strlen(dir);
-    if (ld + 1 + FGI_SHA1_HEX > sizeof path)
+    if (ld == 0 || ld + 1 + FGI_SHA1_HEX > sizeof path)
         return FG_EINVAL;
     memcpy(path, dir, ld + 1);
     if (fgi_make_dirs(path) != 0)

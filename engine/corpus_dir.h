@@ -16,8 +16,8 @@
  * name. When a regular file of that name and size is already there it is left alone
  * (*written = 0: same name, same bytes); otherwise the file is written through a
  * temporary, fsynced and renamed into place (*written = 1), replacing a damaged one of
- * another size. FG_OK, FG_EIO (errno says why; no temporary is left), FG_EINVAL (a path
- * longer than the store's 4096 bytes). */
+ * another size. FG_OK, FG_EIO (errno says why; no temporary is left), FG_EINVAL (an empty
+ * dir, or a path longer than the store's 4096 bytes). */
 FGI_HIDDEN fg_error fgi_corpus_dir_write(const char *dir, const uint8_t *data, size_t size,
                                          char name[FGI_SHA1_HEX], int *written);
 

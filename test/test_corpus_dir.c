@@ -104,6 +104,7 @@ FG_TEST(corpus_dir_failed_write_leaves_nothing)
     char under[700];
     path_of(under, sizeof under, blocked, "tlv");
     CHECK(fgi_corpus_dir_write(under, (const uint8_t *)"abc", 3, name, &written) == FG_EIO);
+    CHECK(fgi_corpus_dir_write("", (const uint8_t *)"abc", 3, name, &written) == FG_EINVAL);
     fgt_rmrf(dir);
 }
 

@@ -41,7 +41,7 @@ static uint64_t planted_run(const uint8_t *d, size_t n)
             leaked = block;
         }
     }
-    return fg_sig(n & 7, d[0]);
+    return fg_sig(n & 7, n ? d[0] : 0);
 }
 
 static const fg_target planted = {.name = "minimize_planted", .run = planted_run};
@@ -67,6 +67,13 @@ static void minimize_planted(const char *word, const char *kind)
 
     fgi_exec e;
     CHECK(fgi_exec_open(&e, &planted) == FG_OK);
+    /* what the crash path would store, should a planted bug ever crash */
+    static char findings[512];
+    snprintf(findings, sizeof findings, "%s/minimize-findings", fgt_build_dir());
+    e.crash.target = planted.name;
+    e.crash.program = "test-unit";
+    e.crash.findings_dir = findings;
+    fgi_exec_origin(&e, -1, "minimisation", NULL);
     static fgi_min_exec m; /* a case result is too big for the stack */
     memset(&m, 0, sizeof m);
     m.exec = &e;
