@@ -3,6 +3,7 @@
 
 #include "dir.h"
 #include "hex.h"
+#include "lines.h"
 
 #include <string.h>
 
@@ -117,25 +118,16 @@ fg_error fgi_dict_parse(const char *name, const char *text, size_t len, fgi_dict
                         char *err, size_t errcap)
 {
     memset(d, 0, sizeof *d);
-    size_t cap = 0, lineno = 0;
+    size_t cap = 0;
     uint8_t word[4 * FGI_DICT_WORD_MAX];
-    for (size_t at = 0; at < len;) {
-        const char *l = text + at;
-        const char *nl = memchr(l, '\n', len - at);
-        size_t n = nl ? (size_t)(nl - l) : len - at;
-        at += n + 1;
-        lineno++;
-        if (n && l[n - 1] == '\r')
-            n--;
-        size_t i = 0;
-        while (i < n && (l[i] == ' ' || l[i] == '\t'))
-            i++;
-        if (i == n || l[i] == '#')
-            continue;
+    fgi_lines lines = {.text = text, .size = len};
+    const char *l;
+    size_t n, lead;
+    while (fgi_lines_next(&lines, &l, &n, &lead)) {
         size_t wlen = 0, col = 0;
         const char *what = "";
         if (parse_line(l, n, word, &wlen, &col, &what) != 0) {
-            snprintf(err, errcap, "%s:%zu:%zu: %s", name, lineno, col + 1, what);
+            snprintf(err, errcap, "%s:%zu:%zu: %s", name, lines.lineno, col + 1, what);
             fgi_dict_free(d);
             return FG_EOPTION;
         }

@@ -11,10 +11,20 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A temporary of fgi_write_atomic: a name ending in ".tmp.<digits>". */
+static int is_temporary(const char *name)
+{
+    size_t n = strlen(name), d = n;
+    while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
+        d--;
+    return d < n && d >= 5 && memcmp(name + d - 5, ".tmp.", 5) == 0;
+}
+
 static int skipped(const char *name)
 {
     return name[0] == '.' || strcmp(name, "known.txt") == 0 ||
-           strncmp(name, "README", 6) == 0;
+           strcmp(name, "budget.txt") == 0 || strncmp(name, "README", 6) == 0 ||
+           is_temporary(name);
 }
 
 fg_error fgi_dir_list(const char *dir, fgi_names *out, int *missing)

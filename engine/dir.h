@@ -10,9 +10,10 @@ typedef struct fgi_names {
 } fgi_names;
 
 /* Lists the input files of a corpus directory, sorted bytewise by name. Skipped: names
- * starting with '.', "known.txt" and names starting with "README" (a corpus directory
- * may document itself). A directory that does not exist is an empty list (FG_OK,
- * *missing = 1); an unreadable one is FG_EIO. */
+ * starting with '.', "known.txt", "budget.txt", names starting with "README" (a corpus
+ * directory may document itself) and fgi_write_atomic's temporaries ("<name>.tmp.<pid>",
+ * which a run sharing the directory may be writing). A directory that does not exist is
+ * an empty list (FG_OK, *missing = 1); an unreadable one is FG_EIO. */
 FGI_HIDDEN fg_error fgi_dir_list(const char *dir, fgi_names *out, int *missing);
 FGI_HIDDEN void fgi_names_free(fgi_names *n);
 

@@ -2,6 +2,7 @@
 #include "known.h"
 
 #include "dir.h"
+#include "lines.h"
 
 #include <string.h>
 
@@ -44,20 +45,11 @@ fg_error fgi_known_load(const char *path, fgi_known *k, char *err, size_t errcap
         snprintf(err, errcap, "%s: cannot read: %s", path, fg_strerror(e));
         return e;
     }
-    size_t cap = 0, lineno = 0;
-    for (size_t at = 0; at < size && e == FG_OK;) {
-        const char *line = (const char *)text + at;
-        const char *nl = memchr(line, '\n', size - at);
-        size_t len = nl ? (size_t)(nl - line) : size - at;
-        at += len + 1;
-        lineno++;
-        if (len && line[len - 1] == '\r')
-            len--;
-        size_t lead = 0;
-        while (lead < len && (line[lead] == ' ' || line[lead] == '\t'))
-            lead++;
-        if (lead == len || line[lead] == '#')
-            continue;
+    size_t cap = 0;
+    fgi_lines lines = {.text = (const char *)text, .size = size};
+    const char *line;
+    size_t len, lead;
+    while (e == FG_OK && fgi_lines_next(&lines, &line, &len, &lead)) {
         size_t id_end = lead;
         while (id_end < len && line[id_end] != ' ' && line[id_end] != '\t')
             id_end++;
@@ -66,7 +58,7 @@ fg_error fgi_known_load(const char *path, fgi_known *k, char *err, size_t errcap
             r++;
         if (!valid_class(line + lead, id_end - lead) || r == len) {
             snprintf(err, errcap, "%s:%zu: expected '<class-id> <reason>', e.g. "
-                     "'check-0123456789abcdef why it is known'", path, lineno);
+                     "'check-0123456789abcdef why it is known'", path, lines.lineno);
             e = FG_EOPTION;
             break;
         }
