@@ -1,6 +1,8 @@
 /* engine/gate.c — the gate over a set of targets, and fg_main, the command line driver. */
 #include "session.h"
 
+#include "budget.h"
+
 #include <string.h>
 
 /* Splits a comma-separated list of names into targets (all when empty). Unknown names
@@ -78,7 +80,18 @@ static int gate(fg_session *s, const char *names, FILE *out, size_t *passed, siz
                     sel[i]->name);
             status = 2;
         }
-        if (fg_outcome_passed(o)) {
+        /* The committed corpus stays small: past its budget the target fails. */
+        fgi_str msg = {0}, dir = {0};
+        fgi_str_addf(&dir, "%s/%s", s->opt.corpus, sel[i]->name);
+        int over = dir.failed ? -1 : fgi_budget_check(sel[i]->name, dir.buf, &msg);
+        if (over)
+            fprintf(out, "%s: %s %s\n", sel[i]->name, over > 0 ? "FAIL" : "ERROR",
+                    fgi_str_cstr(&msg));
+        fgi_str_free(&msg);
+        fgi_str_free(&dir);
+        if (over < 0)
+            status = 2;
+        if (fg_outcome_passed(o) && over == 0) {
             (*passed)++;
         } else {
             (*failed)++;
@@ -87,6 +100,10 @@ static int gate(fg_session *s, const char *names, FILE *out, size_t *passed, siz
         }
         fg_outcome_free(o);
         fflush(out);
+        if (fgi_session_interrupted()) {
+            fprintf(out, "fuzzgate: interrupted: the reports cover the targets run so far\n");
+            break;
+        }
     }
     fgi_free(sel);
     if (s->opt.seconds)
@@ -188,7 +205,17 @@ int fg_main(int argc, char **argv)
         } else {
             if (argc > 0 && argv[0])
                 fg_session_set_program(s, argv[0]);
-            if (npos >= 2) {
+            const fg_target *t = npos >= 1 ? fg_target_find(argv[1]) : NULL;
+            if ((s->opt.minimize[0] || s->opt.merge[0]) && !t) {
+                fprintf(stderr, "fuzzgate: --%s needs a target name: %s\n",
+                        s->opt.minimize[0] ? "minimize=FILE TARGET" : "merge=OUT TARGET IN...",
+                        npos >= 1 ? "no such target (see --list)" : "none given");
+                status = 2;
+            } else if (s->opt.minimize[0]) {
+                status = fgi_session_minimize(s, t, s->opt.minimize, stdout);
+            } else if (s->opt.merge[0]) {
+                status = fgi_session_merge(s, t, s->opt.merge, npos - 1, argv + 2, stdout);
+            } else if (npos >= 2) {
                 status = replay_files(s, argv[1], npos - 1, argv + 2);
             } else {
                 size_t passed = 0, failed = 0;
@@ -196,6 +223,9 @@ int fg_main(int argc, char **argv)
                               &failed);
                 if (status != 2 || passed + failed)
                     printf("%zu passed, %zu failed\n", passed, failed);
+                int sig = fgi_session_interrupted();
+                if (sig)
+                    status = 128 + sig; /* the shell's convention for a signal */
             }
             fg_session_free(s);
         }

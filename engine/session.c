@@ -27,7 +27,10 @@
 #include "exec.h"
 #include "fdwatch.h"
 #include "frames.h"
+#include "corpus_dir.h"
 #include "known.h"
+#include "merge.h"
+#include "minimize.h"
 #include "registry.h"
 #include "sha1.h"
 #include "supervisor.h"
@@ -160,6 +163,14 @@ typedef struct run {
     uint64_t total;         /* positions in the run; UINT64_MAX for a timed run */
     uint64_t reached;       /* the position the run got to */
     uint64_t sampled_to;    /* the report series has points up to this case */
+    size_t ncommitted;      /* items from the committed corpus directory (the first) */
+    int probe;              /* a trial run: classify findings, store and print nothing */
+    struct eval {           /* per replayed item: what it covered (NULL keys: not run) */
+        uint64_t sig;
+        uint64_t *keys;
+        size_t nkeys;
+        int ran;
+    } *evals;
     unsigned jobs;
     fgi_known known;        /* corpus/<target>/known.txt (parent side) */
     size_t max_len, slot_cap;
@@ -181,6 +192,7 @@ typedef struct run {
     uint64_t *ckeys;         /* the current case's candidate features */
     size_t nckeys, ckeys_cap;
     int blocked;             /* the current case may not be kept (rejected, unguided) */
+    int full;                /* the current case is replayed: send all its features */
     uint8_t *work;           /* the case being built: the slot's bytes in an executor */
     uint8_t *own_work;
     uint8_t *scratch;
@@ -254,7 +266,7 @@ static void record_finding(run *r, fgi_finding_rec *rec)
     fg_finding *f = fgi_outcome_add(r->o, rec, &changed);
     if (!f) {
         note_error(r, FG_ENOMEM);
-    } else if (changed) {
+    } else if (changed && !r->probe) {
         char path[4096];
         if (fgi_finding_store(rec, path, sizeof path) != 0)
             r->o->store_failed = 1;
@@ -416,13 +428,17 @@ static void add_feature(void *ctx, uint64_t feature)
     feature = feature ? feature : 1;
     if (fgi_novelty_add(&r->dfeat, feature) < 0)
         return note_error(r, FG_ENOMEM);
-    if (r->blocked || fgi_novelty_has(&r->features, feature))
+    if (r->blocked)
         return;
-    int rc = fgi_novelty_bump(&r->sent, feature, 0);
-    if (rc < 0)
-        return note_error(r, FG_ENOMEM);
-    if (!rc)
-        return;
+    if (!r->full) { /* a replayed input sends every feature (merge, budget: below) */
+        if (fgi_novelty_has(&r->features, feature))
+            return;
+        int rc = fgi_novelty_bump(&r->sent, feature, 0);
+        if (rc < 0)
+            return note_error(r, FG_ENOMEM);
+        if (!rc)
+            return;
+    }
     if (r->nckeys == r->ckeys_cap) {
         size_t cap = r->ckeys_cap ? 2 * r->ckeys_cap : 64;
         uint64_t *k = fgi_realloc(r->ckeys, cap * sizeof *k);
@@ -465,6 +481,7 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     const char *origin = origin_of(r, seq);
     uint64_t sig = r->res.sig;
     r->blocked = !always && ((!origin && r->t->unguided) || r->res.rejected);
+    r->full = origin != NULL;
     int force = always || (origin && sig == 0 && !r->res.rejected);
     int fresh = 0;
     if (sig) {
@@ -480,7 +497,7 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     r->nckeys = 0;
     if (fgi_cov_enabled())
         fgi_cov_features(add_feature, r);
-    if (!(force || fresh || r->nckeys))
+    if (!(force || fresh || r->nckeys || (r->full && !r->blocked)))
         return;
     fgi_cand c = {.seq = seq, .sig = sig, .force = force, .size = size};
     c.data = fgi_malloc(size ? size : 1);
@@ -697,48 +714,39 @@ static int executor_main(void *ctx, unsigned j, uint64_t from, int msg_fd, fgi_s
 
 /* ---- the snapshot: merging an epoch ----------------------------------------------- */
 
-typedef struct bytes_ref {
-    const uint8_t *data;
-    size_t size;
-} bytes_ref;
-
-static int fill_bytes(int fd, void *ctx)
-{
-    const bytes_ref *b = ctx;
-    return fgi_write_all(fd, (const char *)b->data, b->size);
-}
-
-/* Writes data to path atomically, creating its directory: two runs sharing the directory
- * write the same name for the same bytes, and a reader never sees half a file. */
-static int corpus_save(char *path, const uint8_t *data, size_t size)
-{
-    char *slash = strrchr(path, '/');
-    if (slash) {
-        *slash = '\0';
-        int rc = fgi_make_dirs(path);
-        *slash = '/';
-        if (rc != 0)
-            return -1;
-    }
-    bytes_ref b = {data, size};
-    return fgi_write_atomic(path, fill_bytes, &b);
-}
-
 /* Writes a kept generated input to <corpus_out>/<target>/<sha1> (parent side). */
 static void save_input(run *r, const uint8_t *data, size_t size)
 {
     const char *out = r->s->opt.corpus_out;
-    if (!out || !*out || r->msg_fd >= 0)
+    if (!out || !*out || r->msg_fd >= 0 || r->probe)
         return;
+    fgi_str dir = {0};
+    fgi_str_addf(&dir, "%s/%s", out, r->t->name);
     char name[FGI_SHA1_HEX];
-    fgi_sha1_hex(data, size, name);
-    fgi_str path = {0};
-    fgi_str_addf(&path, "%s/%s/%s", out, r->t->name, name);
-    if (path.failed || corpus_save(path.buf, data, size) != 0) {
-        fprintf(r->s->log, "fuzzgate: %s: cannot write %s to the output corpus\n",
-                r->t->name, fgi_str_cstr(&path));
+    int written;
+    if (dir.failed || fgi_corpus_dir_write(dir.buf, data, size, name, &written) != FG_OK)
+        fprintf(r->s->log, "fuzzgate: %s: cannot write an input to %s\n", r->t->name,
+                fgi_str_cstr(&dir));
+    fgi_str_free(&dir);
+}
+
+/* Keeps what each replayed item covered (parent side), for merge and the corpus check. */
+static void keep_evals(run *r)
+{
+    if (r->msg_fd >= 0 || !r->evals)
+        return;
+    for (size_t i = 0; i < r->log.ncands; i++) {
+        fgi_cand *c = &r->log.cands[i];
+        if (c->seq >= r->nitems || r->evals[c->seq].ran)
+            continue;
+        struct eval *v = &r->evals[c->seq];
+        v->ran = 1;
+        v->sig = c->sig;
+        v->nkeys = c->nkeys;
+        v->keys = c->nkeys ? fgi_memdup(c->keys, c->nkeys * sizeof *c->keys) : NULL;
+        if (c->nkeys && !v->keys)
+            note_error(r, FG_ENOMEM);
     }
-    fgi_str_free(&path);
 }
 
 /* The epoch's records in seq order: a candidate is kept when its signature or one of its
@@ -753,6 +761,7 @@ static void merge_epoch(run *r)
         fgi_outcome_sample(r->o, r->sampled_to, r->corpus.count, r->nov.count,
                            r->features.count);
     fgi_epoch_sort(&r->log);
+    keep_evals(r);
     for (size_t i = 0; i < r->log.ncands && r->err == FG_OK; i++) {
         fgi_cand *c = &r->log.cands[i];
         int novel = 0;
@@ -786,7 +795,7 @@ static void merge_epoch(run *r)
             r->o->kept++;
             save_input(r, c->data, c->size);
         }
-        if (r->s->opt.verbose && r->msg_fd < 0)
+        if (r->s->opt.verbose && r->msg_fd < 0 && !r->probe)
             fprintf(r->s->log, "#%lld %s NEW sig 0x%016llx size %zu corpus %zu%s%s\n",
                     origin ? -1LL : (long long)(c->seq - r->nitems), r->t->name,
                     (unsigned long long)c->sig, c->size, r->corpus.count,
@@ -950,22 +959,18 @@ static fg_error add_item(run *r, char *origin, uint8_t *data, size_t size, int a
 }
 
 /* Adds every file of dir (sorted) as a replay item; a missing directory adds nothing. */
-static fg_error add_dir_items(run *r, const char *root)
+static fg_error add_dir_items(run *r, const char *dir)
 {
-    fgi_str dir = {0};
-    fgi_str_addf(&dir, "%s/%s", root, r->t->name);
     fgi_names names;
     int missing = 0;
-    fg_error e = dir.failed ? FG_ENOMEM : fgi_dir_list(dir.buf, &names, &missing);
+    fg_error e = fgi_dir_list(dir, &names, &missing);
     if (e != FG_OK) {
-        fprintf(r->s->log, "fuzzgate: %s: cannot read corpus directory %s\n", r->t->name,
-                fgi_str_cstr(&dir));
-        fgi_str_free(&dir);
+        fprintf(r->s->log, "fuzzgate: %s: cannot read corpus directory %s\n", r->t->name, dir);
         return e;
     }
     for (size_t i = 0; i < names.count && e == FG_OK; i++) {
         fgi_str path = {0};
-        fgi_str_addf(&path, "%s/%s", dir.buf, names.names[i]);
+        fgi_str_addf(&path, "%s/%s", dir, names.names[i]);
         uint8_t *data = NULL;
         size_t size = 0;
         e = path.failed ? FG_ENOMEM : fgi_file_read(path.buf, (size_t)64 << 20, &data, &size);
@@ -977,6 +982,15 @@ static fg_error add_dir_items(run *r, const char *root)
         fgi_str_free(&path);
     }
     fgi_names_free(&names);
+    return e;
+}
+
+/* The same for <root>/<target>. */
+static fg_error add_target_items(run *r, const char *root)
+{
+    fgi_str dir = {0};
+    fgi_str_addf(&dir, "%s/%s", root, r->t->name);
+    fg_error e = dir.failed ? FG_ENOMEM : add_dir_items(r, dir.buf);
     fgi_str_free(&dir);
     return e;
 }
@@ -1052,6 +1066,8 @@ static void run_plan(run *r, uint64_t cases)
     for (size_t i = 0; i < r->nitems; i++)
         r->slot_cap = FGI_MAX(r->slot_cap, r->items[i].size);
     r->total = r->s->opt.seconds ? UINT64_MAX : r->nitems + cases;
+    if (!(r->evals = fgi_calloc(r->nitems ? r->nitems : 1, sizeof *r->evals)))
+        note_error(r, FG_ENOMEM);
 }
 
 /* Runs the planned positions: supervised, or here. */
@@ -1129,7 +1145,10 @@ static fg_error run_close(run *r, fg_error e, fg_outcome **out, int watch)
     for (size_t i = 0; i < r->nitems; i++) {
         fgi_free(r->items[i].origin);
         fgi_free(r->items[i].data);
+        if (r->evals)
+            fgi_free(r->evals[i].keys);
     }
+    fgi_free(r->evals);
     fgi_free(r->items);
     fgi_free(r->ckeys);
     fgi_free(r->own_work);
@@ -1144,6 +1163,11 @@ static fg_error run_close(run *r, fg_error e, fg_outcome **out, int watch)
     return FG_OK;
 }
 
+static fg_error replay_bytes(fg_session *s, const fg_target *t, const char *origin,
+                             const uint8_t *data, size_t size, int probe, fg_outcome **out);
+static void minimize_findings(fg_session *s, const fg_target *t, fg_outcome *o);
+static void report_would_drop(run *r);
+
 fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
 {
     if (!s || !t || !t->run || !out)
@@ -1152,9 +1176,10 @@ fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
     run r;
     fg_error e = run_open(&r, s, t);
     if (e == FG_OK)
-        e = add_dir_items(&r, s->opt.corpus);
+        e = add_target_items(&r, s->opt.corpus);
+    r.ncommitted = r.nitems;
     if (e == FG_OK && s->opt.corpus_out && *s->opt.corpus_out)
-        e = add_dir_items(&r, s->opt.corpus_out);
+        e = add_target_items(&r, s->opt.corpus_out);
     if (e == FG_OK)
         e = add_seed_items(&r);
     if (e == FG_OK)
@@ -1164,11 +1189,39 @@ fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
         run_all(&r);
         if (s->opt.seconds)
             status_line(&r, r.reached);
+        report_would_drop(&r);
     }
     e = run_close(&r, e, out, 1);
+    if (e == FG_OK && s->opt.seconds && !interrupted)
+        minimize_findings(s, t, *out);
     if (e == FG_OK)
         fgi_report_add(s, *out);
     return e;
+}
+
+/* Runs one input (owned by the caller) as a run of its own: a replay, or a trial. */
+static fg_error replay_bytes(fg_session *s, const fg_target *t, const char *origin,
+                             const uint8_t *data, size_t size, int probe, fg_outcome **out)
+{
+    run r;
+    fg_error e = run_open(&r, s, t);
+    uint8_t *copy = fgi_memdup(data, size ? size : 1);
+    if (e == FG_OK)
+        e = copy ? add_item(&r, fgi_strdup(origin), copy, size, 0) : FG_ENOMEM;
+    else
+        fgi_free(copy);
+    if (e == FG_OK) {
+        r.probe = probe;
+        run_plan(&r, 0);
+        r.total = 1; /* the input alone, even in a timed session */
+        int fork = s->opt.fork;
+        if (probe)
+            s->opt.fork = 1; /* a trial may crash: it must not take the caller with it */
+        run_all(&r);
+        s->opt.fork = fork;
+        r.o->last_sig = r.corpus.count ? r.corpus.entries[0].sig : 0;
+    }
+    return run_close(&r, e, out, 0);
 }
 
 fg_error fg_session_replay(fg_session *s, const fg_target *t, const char *path,
@@ -1182,17 +1235,228 @@ fg_error fg_session_replay(fg_session *s, const fg_target *t, const char *path,
     fg_error e = fgi_file_read(path, (size_t)64 << 20, &data, &size);
     if (e != FG_OK)
         return e;
-    run r;
-    e = run_open(&r, s, t);
-    if (e == FG_OK)
-        e = add_item(&r, fgi_strdup(path), data, size, 0);
-    else
-        fgi_free(data);
-    if (e == FG_OK) {
-        run_plan(&r, 0);
-        r.total = 1; /* the file alone, even in a timed session */
-        run_all(&r);
-        r.o->last_sig = r.corpus.count ? r.corpus.entries[0].sig : 0;
+    e = replay_bytes(s, t, path, data, size, 0, out);
+    fgi_free(data);
+    return e;
+}
+
+/* ---- minimisation and merge ------------------------------------------------------- */
+
+typedef struct min_ctx {
+    fg_session *s;
+    const fg_target *t;
+    const char *want; /* the class the input must stay in */
+    fg_error err;
+} min_ctx;
+
+/* The class id of data's first finding into id ("" when it passes); a trial in a fresh
+ * executor, so a crash is a class like any other. */
+static fg_error probe_class(fg_session *s, const fg_target *t, const uint8_t *data,
+                            size_t size, char id[FGI_CLASS_ID_MAX])
+{
+    fg_outcome *o = NULL;
+    fg_error e = replay_bytes(s, t, "trial", data, size, 1, &o);
+    id[0] = '\0';
+    if (e == FG_OK && o->nfindings)
+        snprintf(id, FGI_CLASS_ID_MAX, "%s", o->findings[0].class_id);
+    fg_outcome_free(o);
+    return e;
+}
+
+static int min_reproduces(void *ctx, const uint8_t *data, size_t size)
+{
+    min_ctx *m = ctx;
+    char id[FGI_CLASS_ID_MAX];
+    fg_error e = probe_class(m->s, m->t, data, size, id);
+    if (e != FG_OK) {
+        m->err = e;
+        return -1;
     }
-    return run_close(&r, e, out, 0);
+    return strcmp(id, m->want) == 0;
+}
+
+/* Minimises data within class_id; res->data is the result (the input itself at worst). */
+static fg_error minimize_in_class(fg_session *s, const fg_target *t, const uint8_t *data,
+                                  size_t size, const char *class_id, fgi_min_result *res)
+{
+    min_ctx m = {s, t, class_id, FG_OK};
+    FILE *log = s->log;
+    fg_error e = fgi_minimize(data, size, s->opt.min_trials, min_reproduces, &m, res);
+    s->log = log;
+    return e != FG_OK ? e : m.err;
+}
+
+int fgi_session_minimize(fg_session *s, const fg_target *t, const char *path, FILE *out)
+{
+    uint8_t *data;
+    size_t size;
+    fg_error e = fgi_file_read(path, (size_t)64 << 20, &data, &size);
+    if (e != FG_OK) {
+        fprintf(out, "%s: cannot read: %s\n", path, fg_strerror(e));
+        return 2;
+    }
+    char id[FGI_CLASS_ID_MAX];
+    if ((e = probe_class(s, t, data, size, id)) != FG_OK || !id[0]) {
+        if (e != FG_OK)
+            fprintf(out, "%s: cannot run: %s\n", path, fg_strerror(e));
+        else
+            fprintf(out, "%s: passes every oracle: nothing to minimise\n", path);
+        fgi_free(data);
+        return e != FG_OK ? 2 : 1;
+    }
+    fgi_min_result res = {0};
+    e = minimize_in_class(s, t, data, size, id, &res);
+    int status = 2;
+    if (e == FG_OK) {
+        /* A run of the result stores it under its class, as any finding is stored. */
+        char origin[4200];
+        snprintf(origin, sizeof origin, "%s, minimised", path);
+        fg_outcome *o = NULL;
+        e = replay_bytes(s, t, origin, res.data, res.size, 0, &o);
+        const fg_finding *f = e == FG_OK ? fg_outcome_finding(o, 0) : NULL;
+        if (f && strcmp(f->class_id, id) == 0) {
+            fprintf(out, "%s: %s minimised from %zu to %zu bytes in %lu trials%s: %s\n", path,
+                    id, size, res.size, res.trials,
+                    res.stop == FGI_MIN_BUDGET ? " (the trial budget ran out)" : "",
+                    f->path ? f->path : "(not stored: its hex is on stderr)");
+            status = f->path ? 0 : 2;
+        } else {
+            fprintf(out, "%s: the minimised input no longer lands in %s\n", path, id);
+        }
+        fg_outcome_free(o);
+    } else {
+        fprintf(out, "%s: cannot minimise: %s\n", path, fg_strerror(e));
+    }
+    fgi_free(res.data);
+    fgi_free(data);
+    return status;
+}
+
+/* Depth runs: each new class is minimised, stored again and its outcome entry updated. */
+static void minimize_findings(fg_session *s, const fg_target *t, fg_outcome *o)
+{
+    for (size_t i = 0; i < o->nfindings && s->opt.min_trials; i++) {
+        fg_finding *f = &o->findings[i];
+        if (f->known || f->size == 0)
+            continue;
+        fgi_min_result res = {0};
+        if (minimize_in_class(s, t, f->data, f->size, f->class_id, &res) != FG_OK ||
+            res.size >= f->size) {
+            fgi_free(res.data);
+            continue;
+        }
+        char origin[512];
+        snprintf(origin, sizeof origin, "%s, minimised from %zu bytes", f->origin, f->size);
+        fg_outcome *m = NULL;
+        const fg_finding *g = NULL;
+        if (replay_bytes(s, t, origin, res.data, res.size, 0, &m) == FG_OK &&
+            (g = fg_outcome_finding(m, 0)) != NULL && strcmp(g->class_id, f->class_id) == 0) {
+            fgi_finding_rec rec = {.target = t->name, .kind = f->kind, .detail = g->detail,
+                                   .data = res.data, .size = res.size, .case_index = -1,
+                                   .origin = origin, .mutations = ""};
+            snprintf(rec.class_id, sizeof rec.class_id, "%s", f->class_id);
+            int changed;
+            if (fgi_outcome_add(o, &rec, &changed)) /* replaces the input (smaller) */
+                o->findings[i].count--;             /* ...and is not one more case */
+            fprintf(s->log, "fuzzgate: %s: %s minimised from %zu to %zu bytes in %lu trials\n",
+                    t->name, f->class_id, f->size, res.size, res.trials);
+        }
+        fg_outcome_free(m);
+        fgi_free(res.data);
+    }
+}
+
+/* The merge view of items [from, to) that ran and passed; pinned below `pinned`. */
+static size_t merge_view(const run *r, size_t from, size_t to, size_t pinned,
+                         fgi_merge_input *in, size_t *which)
+{
+    size_t n = 0;
+    for (size_t i = from; i < to; i++) {
+        if (!r->evals[i].ran)
+            continue;
+        const char *slash = strrchr(r->items[i].origin, '/');
+        in[n] = (fgi_merge_input){slash ? slash + 1 : r->items[i].origin, r->items[i].size,
+                                  r->evals[i].sig, r->evals[i].keys, r->evals[i].nkeys,
+                                  i < pinned};
+        which[n++] = i;
+    }
+    return n;
+}
+
+/* After a gate run: which committed files a merge of the committed corpus would drop. */
+static void report_would_drop(run *r)
+{
+    size_t n = r->ncommitted;
+    if (n < 2 || r->err != FG_OK)
+        return;
+    fgi_merge_input *in = fgi_calloc(n, sizeof *in);
+    size_t *which = fgi_calloc(n, sizeof *which), *kept = fgi_calloc(n, sizeof *kept), nkept = 0;
+    size_t m = in && which && kept ? merge_view(r, 0, n, 0, in, which) : 0;
+    if (m && fgi_merge(in, m, FGI_MERGE_COVER, kept, &nkept) == FG_OK && nkept < m) {
+        fprintf(r->s->log, "fuzzgate: %s: a merge of the committed corpus would drop %zu of %zu "
+                "files:", r->t->name, m - nkept, m);
+        for (size_t i = 0, k = 0; i < m; i++) {
+            if (k < nkept && kept[k] == i) {
+                k++;
+                continue;
+            }
+            fprintf(r->s->log, " %s", in[i].name);
+        }
+        fprintf(r->s->log, "\n");
+    }
+    fgi_free(in);
+    fgi_free(which);
+    fgi_free(kept);
+}
+
+int fgi_session_merge(fg_session *s, const fg_target *t, const char *out_dir, int ndirs,
+                      char **dirs, FILE *out)
+{
+    run r;
+    fg_error e = run_open(&r, s, t);
+    if (e == FG_OK)
+        e = add_dir_items(&r, out_dir);
+    size_t pinned = r.nitems;
+    for (int i = 0; i < ndirs && e == FG_OK; i++)
+        e = add_dir_items(&r, dirs[i]);
+    size_t nkept = 0, fresh = 0, failing = 0, total = r.nitems;
+    if (e == FG_OK) {
+        r.probe = 1;
+        run_plan(&r, 0);
+        run_all(&r);
+        fgi_merge_input *in = fgi_calloc(total ? total : 1, sizeof *in);
+        size_t *which = fgi_calloc(total ? total : 1, sizeof *which);
+        size_t *kept = fgi_calloc(total ? total : 1, sizeof *kept);
+        size_t m = in && which && kept ? merge_view(&r, 0, total, pinned, in, which) : 0;
+        failing = total - m;
+        if (!in || !which || !kept)
+            e = FG_ENOMEM;
+        else if (m && (e = fgi_merge(in, m, FGI_MERGE_COVER, kept, &nkept)) == FG_OK) {
+            for (size_t k = 0; k < nkept && e == FG_OK; k++) {
+                const item *it = &r.items[which[kept[k]]];
+                if (which[kept[k]] < pinned)
+                    continue;
+                char name[FGI_SHA1_HEX];
+                int written = 0;
+                static const uint8_t nothing[1];
+                e = fgi_corpus_dir_write(out_dir, it->data ? it->data : nothing, it->size,
+                                         name, &written);
+                fresh += written;
+            }
+        }
+        fgi_free(in);
+        fgi_free(which);
+        fgi_free(kept);
+    }
+    fg_outcome *o = NULL;
+    e = run_close(&r, e, &o, 0);
+    if (e != FG_OK) {
+        fprintf(out, "merge: %s\n", fg_strerror(e));
+        return 2;
+    }
+    fprintf(out, "merge: %zu inputs (%zu already in %s, %zu failing an oracle: left out); "
+            "kept %zu, %zu of them new in %s\n",
+            total, pinned, out_dir, failing, nkept, fresh, out_dir);
+    fg_outcome_free(o);
+    return 0;
 }

@@ -19,6 +19,15 @@ struct fg_session {
     int runs_failed;   /* a copy could not be made: fg_session_write_reports says so */
 };
 
+/* --minimize=FILE TARGET: minimises FILE within its class and stores the result as the
+ * class's finding. Prints one line to out; returns 0 done, 1 FILE passes, 2 error. */
+FGI_HIDDEN int fgi_session_minimize(fg_session *s, const fg_target *t, const char *path,
+                                    FILE *out);
+/* --merge=OUT TARGET IN...: writes into OUT the inputs of the IN directories a smallest set
+ * keeping every feature and signature of OUT and IN needs. 0 or 2 (error). */
+FGI_HIDDEN int fgi_session_merge(fg_session *s, const fg_target *t, const char *out_dir,
+                                 int ndirs, char **dirs, FILE *out);
+
 /* The signal (SIGINT/SIGTERM) that interrupted the last run, or 0. */
 FGI_HIDDEN int fgi_session_interrupted(void);
 

@@ -1,0 +1,220 @@
+/* test/test_workflow.c — the finding workflow end to end: --minimize keeps the class and
+ * shrinks planted bugs to their trigger, a depth run minimises every new class, --merge
+ * keeps a smallest covering set, the committed-corpus budget fails a target, and SIGINT
+ * ends a depth run with its reports written and no partial file. */
+#include "check.h"
+#include "proc.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static int planted(fgt_run *r, const char *a1, const char *a2, const char *a3,
+                   const char *a4)
+{
+    char prog[300];
+    snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
+    char *argv[] = {prog, (char *)a1, (char *)a2, (char *)a3, (char *)a4, NULL};
+    return fgt_spawn(argv, NULL, r);
+}
+
+/* A 4 KiB input with the trigger byte buried at 3/4 of it. */
+static void write_big(const char *path)
+{
+    static unsigned char big[4096];
+    for (size_t i = 0; i < sizeof big; i++)
+        big[i] = (unsigned char)(1 + i % 100);
+    big[3 * sizeof big / 4] = 0xAB;
+    CHECK(fgt_write(path, big, sizeof big) == 0);
+}
+
+static void minimized_to_trigger(const char *target, const char *kind)
+{
+    char root[256], big[300], fdir[320], min[320];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(big, sizeof big, "%s/big.bin", root);
+    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    snprintf(min, sizeof min, "--minimize=%s", big);
+    write_big(big);
+    fgt_run r;
+    CHECK(planted(&r, fdir, min, target, NULL) == 0);
+    CHECK(r.exited && r.code == 0);
+    CHECK(strstr(r.out, "minimised from 4096 to 1 bytes") != NULL);
+    char dir[400], bin[600], prefix[32];
+    snprintf(dir, sizeof dir, "%s/f/%s", root, target);
+    snprintf(prefix, sizeof prefix, "%s-", kind);
+    CHECK(fgt_find(dir, prefix, ".bin", bin, sizeof bin) == 1);
+    size_t n = 0;
+    char *data = fgt_slurp(bin, &n);
+    CHECK(data && n == 1 && (unsigned char)data[0] == 0xAB);
+    free(data);
+    fgt_run_free(&r);
+    /* The minimised file still lands in the class: its replay reports the same kind. */
+    char *rargv[] = {NULL};
+    (void)rargv;
+    CHECK(planted(&r, fdir, target, bin, NULL) == 0);
+    CHECK(r.exited && r.code == 1);
+    CHECK(strstr(r.out, kind) != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
+FG_TEST(workflow_minimize_a_crash_keeps_its_class) { minimized_to_trigger("planted_segv", "crash"); }
+FG_TEST(workflow_minimize_a_check_keeps_its_class) { minimized_to_trigger("planted_check", "check"); }
+FG_TEST(workflow_minimize_a_leak_keeps_its_class) { minimized_to_trigger("planted_leak", "retention"); }
+
+FG_TEST(workflow_minimize_a_passing_file_says_so)
+{
+    char root[256], file[300], min[320], fdir[320];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(file, sizeof file, "%s/ok.bin", root);
+    snprintf(min, sizeof min, "--minimize=%s", file);
+    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    CHECK(fgt_write(file, "hello", 5) == 0);
+    fgt_run r;
+    CHECK(planted(&r, fdir, min, "planted_segv", NULL) == 0);
+    CHECK(r.exited && r.code == 1);
+    CHECK(strstr(r.out, "nothing to minimise") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
+/* A depth run over a target with two planted bugs reports both classes, each minimised
+ * to its one trigger byte. */
+FG_TEST(workflow_depth_run_minimises_each_new_class)
+{
+    char root[256], fdir[320];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    fgt_run r;
+    CHECK(planted(&r, fdir, "--seconds=2", "matrix_segv", NULL) == 0);
+    CHECK(r.exited && r.code == 1);
+    CHECK(strstr(r.out, "crash crash-") != NULL);
+    CHECK(strstr(r.out, "check check-") != NULL);
+    /* Both summary lines show the minimised size. */
+    const char *p = r.out;
+    unsigned one_byte = 0;
+    while ((p = strstr(p, ", 1 bytes, ")) != NULL) {
+        one_byte++;
+        p++;
+    }
+    CHECK_EQ_U(one_byte, 2);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
+static unsigned files_in(const char *dir)
+{
+    DIR *d = opendir(dir);
+    unsigned n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* planted_clean's signature is (first byte >> 4, a length bucket): six inputs of one
+ * shape and one of another merge into two, and a second merge adds nothing. */
+FG_TEST(workflow_merge_keeps_a_smallest_covering_set)
+{
+    char root[256], in[300], out[300], merge[320], fdir[320], path[400];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(in, sizeof in, "%s/in", root);
+    snprintf(out, sizeof out, "%s/out", root);
+    snprintf(merge, sizeof merge, "--merge=%s", out);
+    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    CHECK(mkdir(in, 0755) == 0);
+    for (int i = 0; i < 6; i++) {
+        char text[8];
+        snprintf(text, sizeof text, "abc%d", i);
+        snprintf(path, sizeof path, "%s/x%d", in, i);
+        CHECK(fgt_write(path, text, 4) == 0);
+    }
+    snprintf(path, sizeof path, "%s/y", in);
+    CHECK(fgt_write(path, "ab", 2) == 0);
+    fgt_run r;
+    CHECK(planted(&r, fdir, merge, "planted_clean", in) == 0);
+    CHECK(r.exited && r.code == 0);
+    CHECK(strstr(r.out, "kept 2, 2 of them new") != NULL);
+    CHECK_EQ_U(files_in(out), 2);
+    fgt_run_free(&r);
+    CHECK(planted(&r, fdir, merge, "planted_clean", in) == 0);
+    CHECK(strstr(r.out, "kept 2, 0 of them new") != NULL);
+    CHECK_EQ_U(files_in(out), 2);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
+FG_TEST(workflow_committed_corpus_past_its_budget_fails)
+{
+    char root[256], dir[320], path[400], corpus[320], fdir[320];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(dir, sizeof dir, "%s/corpus", root);
+    CHECK(mkdir(dir, 0755) == 0);
+    snprintf(dir, sizeof dir, "%s/corpus/planted_clean", root);
+    CHECK(mkdir(dir, 0755) == 0);
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/in%d", dir, i);
+        CHECK(fgt_write(path, "zz", 2) == 0);
+    }
+    snprintf(path, sizeof path, "%s/budget.txt", dir);
+    CHECK(fgt_write(path, "files 2\n", 8) == 0);
+    snprintf(corpus, sizeof corpus, "--corpus=%s/corpus", root);
+    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    fgt_run r;
+    CHECK(planted(&r, corpus, fdir, "--cases=100", "planted_clean") == 0);
+    CHECK(r.exited && r.code == 1);
+    CHECK(strstr(r.out, "planted_clean: FAIL") != NULL);
+    CHECK(strstr(r.out, "0 passed, 1 failed") != NULL);
+    /* The three files share one signature: a merge would keep one. */
+    CHECK(strstr(r.err, "would drop 2 of 3") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
+static int has_temporary(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int found = 0;
+    while (d && (e = readdir(d)) != NULL)
+        found |= strstr(e->d_name, ".tmp.") != NULL;
+    if (d)
+        closedir(d);
+    return found;
+}
+
+FG_TEST(workflow_sigint_stops_a_depth_run_and_writes_the_reports)
+{
+    char root[256], fdir[320], prog[300], report[400];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
+    pid_t pid = fork();
+    if (pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        freopen("/dev/null", "w", stderr);
+        execl(prog, prog, fdir, "--seconds=60", "planted_leak", (char *)NULL);
+        _exit(127);
+    }
+    struct timespec wait = {1, 0};
+    nanosleep(&wait, NULL);
+    kill(pid, SIGINT);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGINT);
+    snprintf(report, sizeof report, "%s/f/report.json", root);
+    char *rep = fgt_slurp(report, NULL);
+    CHECK(rep && strstr(rep, "planted_leak") != NULL);
+    free(rep);
+    snprintf(report, sizeof report, "%s/f", root);
+    CHECK(!has_temporary(report));
+    fgt_rmrf(root);
+}
