@@ -38,16 +38,18 @@ CFLAGS_ALL += $(CFLAGS)
 LDFLAGS_ALL += $(LDFLAGS)
 LDLIBS_ALL := -lpthread -lm $(LDLIBS)
 
-ENGINE_SRC := $(filter-out engine/driver_main.c,$(wildcard engine/*.c)) $(wildcard oracle/*.c)
+MAIN_SRC   := engine/driver_main.c engine/libfuzzer_main.c
+ENGINE_SRC := $(filter-out $(MAIN_SRC),$(wildcard engine/*.c)) $(wildcard oracle/*.c)
 TARGET_SRC := $(wildcard targets/*.c)
 TEST_SRC   := $(wildcard test/test_*.c) test/check.c test/proc.c test/case.c
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/%.o)
 TARGET_OBJ := $(TARGET_SRC:%.c=$(B)/%.o)
 TEST_OBJ   := $(TEST_SRC:%.c=$(B)/%.o)
 MAIN_OBJ   := $(B)/engine/driver_main.o
+LF_MAIN_OBJ := $(B)/engine/libfuzzer_main.o
 
 .PHONY: all check unit gate fuzz bench bench-find install clean docs
-all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/fuzzgate
+all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a $(B)/fuzzgate
 
 # Rebuild everything when the compiler or flags change.
 FLAGS_LINE := $(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) SANITIZE=$(SANITIZE) INSTRUMENT=$(INSTRUMENT)
@@ -87,6 +89,10 @@ $(B)/libfuzzgate.a: $(ENGINE_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(B)/libfuzzgate_main.a: $(MAIN_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+# main() for an LLVMFuzzerTestOneInput harness (docs/libfuzzer.md).
+$(B)/libfuzzgate_libfuzzer.a: $(LF_MAIN_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 # Target objects are linked directly: from an archive the linker would drop them.
@@ -136,10 +142,13 @@ docs: $(B)/test-unit
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/fuzzgate.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a \
+		$(DESTDIR)$(PREFIX)/lib/
 	sed -e 's|@PREFIX@|$(PREFIX)|' fuzzgate.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fuzzgate.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' fuzzgate-main.pc.in > \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/fuzzgate-main.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' fuzzgate-libfuzzer.pc.in > \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/fuzzgate-libfuzzer.pc
 
 clean:
 	rm -rf $(B)

@@ -152,6 +152,8 @@ static void record_finding(run *r, const uint8_t *data, size_t size, int64_t k,
         .mutations = fgi_str_cstr(&muts),
         .program = r->s->program,
         .findings_dir = r->s->opt.findings,
+        .artifact_prefix = r->s->opt.artifact_prefix,         /* bridge (#7) */
+        .exact_artifact_path = r->s->opt.exact_artifact_path, /* bridge (#7) */
     };
     fgi_finding_classify(&rec);
     int changed = 0;
@@ -448,6 +450,8 @@ static fg_error run_open(run *r, fg_session *s, const fg_target *t)
     r->exec.crash.seed = s->opt.seed;
     r->exec.crash.program = s->program;
     r->exec.crash.findings_dir = s->opt.findings;
+    r->exec.crash.artifact_prefix = s->opt.artifact_prefix;         /* bridge (#7) */
+    r->exec.crash.exact_artifact_path = s->opt.exact_artifact_path; /* bridge (#7) */
     unsigned time_ms = s->opt.timeout_ms ? (unsigned)FGI_MIN(s->opt.timeout_ms, 1u << 30)
                        : t->time_ms     ? t->time_ms
                                         : FGI_DEFAULT_TIME_MS;
