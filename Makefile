@@ -112,12 +112,17 @@ $(B)/test-planted: $(PLANTED_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(PLANTED_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a $(ZLIB_LIBS) \
 		$(LDLIBS_ALL)
 
+# A libFuzzer harness with planted bugs under fuzzgate's libFuzzer driver.
+$(B)/test-lf: $(B)/test/lf_planted.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/lf_planted.o $(B)/libfuzzgate_libfuzzer.a \
+		$(B)/libfuzzgate.a $(LDLIBS_ALL)
+
 $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a $(LDLIBS_ALL)
 
 check: unit gate
 
-unit: all $(B)/test-unit $(B)/test-planted
+unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf
 	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
 	CC="$(CC)" SANITIZE="$(SANITIZE)" B="$(B)" sh test/install.sh

@@ -48,6 +48,11 @@ static const char *const fuzzgate_fields[] = {
 #define LIBFUZZER_TIMEOUT_MS 1200000u /* libFuzzer's default -timeout=1200 */
 #define LIBFUZZER_RSS_LIMIT_MB 2048u  /* libFuzzer's default -rss_limit_mb */
 
+const char *fgi_lf_flag_at(size_t index)
+{
+    return index < FGI_ARRAY_LEN(lf_rows) ? lf_rows[index].name : NULL;
+}
+
 int fgi_lf_option_exists(const char *name)
 {
     for (size_t i = 0; i < FGI_ARRAY_LEN(fuzzgate_fields); i++)
@@ -87,6 +92,7 @@ typedef struct parse_state {
     long long rss_mb, malloc_mb;
     int rss_given;
     int time_given;         /* -max_total_time */
+    int native_length;      /* --cases or --seconds: fuzzgate's own say on the length */
 } parse_state;
 
 static int set_option(fgi_lf_config *c, const char *flag, const char *name,
@@ -204,8 +210,9 @@ static int libfuzzer_flag(fgi_lf_config *c, parse_state *p, const char *arg, int
 }
 
 /* A --flag: fuzzgate's own, parsed exactly as the fuzzgate driver parses it. */
-static int fuzzgate_flag(fgi_lf_config *c, char *arg, FILE *log)
+static int fuzzgate_flag(fgi_lf_config *c, parse_state *p, char *arg, FILE *log)
 {
+    p->native_length |= strncmp(arg, "--cases", 7) == 0 || strncmp(arg, "--seconds", 9) == 0;
     char prog[] = "fuzzgate";
     char *mini[] = {prog, arg, NULL};
     int npos = 0;
@@ -220,7 +227,8 @@ static int fuzzgate_flag(fgi_lf_config *c, char *arg, FILE *log)
 static int settle(fgi_lf_config *c, const parse_state *p, FILE *log)
 {
     char num[32];
-    int env_length = getenv("FUZZGATE_CASES") || getenv("FUZZGATE_SECONDS");
+    int other_length =
+        p->native_length || getenv("FUZZGATE_CASES") || getenv("FUZZGATE_SECONDS");
     if (p->runs_given && p->runs >= 0) {
         if (p->time_given)
             fprintf(log, "WARNING: -runs=%lld with -max_total_time: fuzzgate stops on the "
@@ -229,7 +237,7 @@ static int settle(fgi_lf_config *c, const parse_state *p, FILE *log)
         if (fg_options_set(c->opt, "cases", num) != FG_OK ||
             (!p->time_given && fg_options_set(c->opt, "seconds", "0") != FG_OK))
             return fprintf(log, "fuzzgate: -runs: %s\n", fg_options_error(c->opt)), 2;
-    } else if (!p->time_given && (p->runs_given || !env_length)) {
+    } else if (!p->time_given && (p->runs_given || !other_length)) {
         if (fg_options_set(c->opt, "seconds", FOREVER_SECONDS) != FG_OK)
             return fprintf(log, "fuzzgate: %s\n", fg_options_error(c->opt)), 2;
     }
@@ -273,7 +281,7 @@ int fgi_lf_parse(fgi_lf_config *c, int argc, char **argv, FILE *log)
         } else if (strcmp(a, "--") == 0) {
             rest = 1;
         } else if (a[1] == '-') {
-            rc = fuzzgate_flag(c, a, log);
+            rc = fuzzgate_flag(c, &p, a, log);
         } else {
             rc = libfuzzer_flag(c, &p, a, &rest, log);
         }
@@ -320,7 +328,19 @@ void fgi_lf_help(FILE *out, const char *argv0)
         fprintf(out, " -%s", lf_rows[i].name);
         col += w;
     }
-    fprintf(out, "\n\nEvery fuzzgate option is also a --flag=value here and a FUZZGATE_* "
-                 "variable:\n\n");
-    fg_options_help(out);
+    static const char *const flags[] = {
+#define FG_OPTION(field, flag, env, type, def, help) flag,
+#include "options.def"
+#undef FG_OPTION
+    };
+    fprintf(out, "\n\nfuzzgate's own options (docs/cli.md), as --flag=value or FUZZGATE_* "
+                 "variables:\n ");
+    for (size_t i = 0, col = 1; i < FGI_ARRAY_LEN(flags); i++) {
+        if (col + strlen(flags[i]) + 3 > 78) {
+            fprintf(out, "\n ");
+            col = 1;
+        }
+        col += (size_t)fprintf(out, " --%s", flags[i]);
+    }
+    fprintf(out, "\n");
 }

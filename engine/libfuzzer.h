@@ -42,6 +42,8 @@ FGI_HIDDEN int fgi_lf_parse(fgi_lf_config *c, int argc, char **argv, FILE *log);
 FGI_HIDDEN void fgi_lf_config_free(fgi_lf_config *c);
 /* The -help=1 text: usage and one line per flag of the table. */
 FGI_HIDDEN void fgi_lf_help(FILE *out, const char *argv0);
+/* The name of flag row `index` of libfuzzer_flags.def ("runs"); NULL past the last. */
+FGI_HIDDEN const char *fgi_lf_flag_at(size_t index);
 /* 1 when this build has a fuzzgate option of that name (a field of options.def). */
 FGI_HIDDEN int fgi_lf_option_exists(const char *name);
 

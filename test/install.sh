@@ -2,7 +2,9 @@
 # test/install.sh — install into a staging root, then build a user's target outside the
 # tree with `pkg-config fuzzgate-main` and check that a planted FG_CHECK bug and a planted
 # segfault are each reported with the right kind, a .bin + .txt and a replay command that
-# reproduces it. Run by `make check` from the repository root.
+# reproduces it; build a libFuzzer harness with `pkg-config fuzzgate-libfuzzer` and check
+# that `./harness -runs=100000 -seed=1 corpus/` finds its planted bug and writes
+# crash-<sha1>. Run by `make check` from the repository root.
 set -u
 CC=${CC:-cc}
 SANFLAGS=
@@ -64,6 +66,32 @@ replay=$(sed -n 's/^replay: //p' "${bin%.bin}.txt" 2>/dev/null)
 (cd "$work" && $replay >/dev/null 2>"$work/rerr")
 st=$?
 died $st "$work/rerr" && ok "replay reproduces the crash" || bad "replay of the crash: status $st"
+
+# A libFuzzer harness, unchanged, under fuzzgate's libFuzzer driver: the whole build is
+# one pkg-config line, and the run is libFuzzer's command line.
+cp test/outside/lf_harness.c "$work/"
+mkdir -p "$work/corpus"
+printf 'REC\001\003abc' >"$work/corpus/record"
+lfflags=$(pkg-config --cflags --libs fuzzgate-libfuzzer) || bad "pkg-config fuzzgate-libfuzzer"
+if (cd "$work" && $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS lf_harness.c $lfflags \
+        -o harness); then
+    (cd "$work" && ./harness -runs=100000 -seed=1 corpus/ >lout 2>lerr)
+    st=$?
+    [ $st -eq 134 ] && ok "harness dies of the planted assert" ||
+        bad "harness exit status $st (want 134, the abort)"
+    crash=$(ls "$work"/crash-* 2>/dev/null | head -1)
+    name=${crash##*/}
+    sha=$( [ -n "$crash" ] && sha1sum <"$crash" | cut -c1-40)
+    [ -n "$crash" ] && [ "$name" = "crash-$sha" ] && ok "crash-<sha1> written ($name)" ||
+        bad "no crash-<sha1> artifact in the current directory"
+    grep -q "Test unit written to ./$name" "$work/lerr" && ok "libFuzzer's artifact line" ||
+        bad "no 'Test unit written to' line"
+    (cd "$work" && ./harness "$name" >/dev/null 2>&1)
+    st=$?
+    [ $st -eq 134 ] && ok "./harness $name reproduces it" || bad "replay status $st"
+else
+    bad "building the libFuzzer harness with gcc-style pkg-config flags failed"
+fi
 
 echo "install: $fails failed"
 [ $fails -eq 0 ]
