@@ -7,6 +7,8 @@
 #   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer
 #   make install         PREFIX=/usr/local DESTDIR=
 #   make docs            regenerate docs/cli.md from engine/options.def
+#   make libfuzzer       every built-in target as a clang -fsanitize=fuzzer,address binary
+#   make afl             the same with afl-clang-fast (AFL++), into $(B)/afl/
 #
 # Switches (a change of any of them rebuilds everything, through build/flags.stamp):
 #   CC=gcc|clang         the compiler
@@ -48,7 +50,7 @@ TEST_OBJ   := $(TEST_SRC:%.c=$(B)/%.o)
 MAIN_OBJ   := $(B)/engine/driver_main.o
 LF_MAIN_OBJ := $(B)/engine/libfuzzer_main.o
 
-.PHONY: all check unit gate fuzz bench bench-find install clean docs
+.PHONY: all check unit gate fuzz bench bench-find install clean docs libfuzzer afl
 all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a $(B)/fuzzgate
 
 # Rebuild everything when the compiler or flags change.
@@ -126,6 +128,7 @@ unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf
 	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
 	CC="$(CC)" SANITIZE="$(SANITIZE)" B="$(B)" sh test/install.sh
+	B="$(B)" sh test/libfuzzer.sh
 
 # The gate: every built-in target over its committed corpus plus the default case count.
 gate: $(B)/fuzzgate
@@ -140,6 +143,42 @@ bench: all
 # Time-to-find on planted bugs, fuzzgate (gcc and clang coverage) beside libFuzzer.
 bench-find: all
 	CC="$(CC)" B="$(B)" OPT="$(OPT)" sh bench/find.sh
+
+# The built-in targets under libFuzzer and AFL++ (docs/libfuzzer.md): each target's file,
+# the adapter (LLVMFuzzerTestOneInput over the target's .run) and the standalone registry
+# and fg_fail_at -- never libfuzzgate, whose coverage callbacks the fuzzer's runtime
+# defines too. LF_UNDER_TEST is the engine code that targets test (hex, options), on
+# plain malloc. Built apart from the flags stamp: these are the fuzzer's flags, not ours.
+LF_CC     ?= clang
+AFL_CC    ?= afl-clang-fast
+LF_CFLAGS ?= -g -O1
+LF_UNDER_TEST := engine/hex.c engine/options.c engine/mem.c engine/errors.c bridge/heap_libc.c
+LF_SRC := bridge/lf_adapter.c bridge/standalone.c $(LF_UNDER_TEST)
+LF_NAMES := $(TARGET_SRC:targets/%.c=%)
+
+libfuzzer:
+	@command -v $(LF_CC) >/dev/null 2>&1 || \
+		{ echo "make libfuzzer: needs clang with libFuzzer ('$(LF_CC)' is not installed;" \
+		"LF_CC=... names another)"; exit 1; }
+	@mkdir -p $(B)/libfuzzer
+	@for t in $(LF_NAMES); do \
+		echo "  LIBFUZZER $(B)/libfuzzer/$$t"; \
+		$(LF_CC) $(LF_CFLAGS) -fsanitize=fuzzer,address -std=c11 -D_GNU_SOURCE $(WARN) \
+			-Iinclude -Ibridge -Iengine -Ioracle -DFG_LF_TARGET=$$t targets/$$t.c \
+			$(LF_SRC) -o $(B)/libfuzzer/$$t -lm || exit 1; \
+	done
+
+afl:
+	@command -v $(AFL_CC) >/dev/null 2>&1 || \
+		{ echo "make afl: needs AFL++ ('$(AFL_CC)' is not installed: apt-get install afl++," \
+		"or AFL_CC=... names it)"; exit 1; }
+	@mkdir -p $(B)/afl
+	@for t in $(LF_NAMES); do \
+		echo "  AFL $(B)/afl/$$t"; \
+		$(AFL_CC) $(LF_CFLAGS) -fsanitize=fuzzer -std=c11 -D_GNU_SOURCE $(WARN) \
+			-Iinclude -Ibridge -Iengine -Ioracle -DFG_LF_TARGET=$$t targets/$$t.c \
+			$(LF_SRC) -o $(B)/afl/$$t -lm || exit 1; \
+	done
 
 docs: $(B)/test-unit
 	$(B)/test-unit --cli-md > docs/cli.md
