@@ -129,6 +129,7 @@ unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
 	CC="$(CC)" SANITIZE="$(SANITIZE)" B="$(B)" sh test/install.sh
 	B="$(B)" sh test/libfuzzer.sh
+	sh test/clusterfuzzlite.sh
 
 # The gate: every built-in target over its committed corpus plus the default case count.
 gate: $(B)/fuzzgate
