@@ -93,5 +93,29 @@ else
     bad "building the libFuzzer harness with gcc-style pkg-config flags failed"
 fi
 
+# The embedding example: a library's own test program (its own main and runner) links the
+# installed fuzzgate and runs one target per test case. It passes as its targets pass, and
+# the planted bug fails the host's test through its fuzz test case alone.
+cp -r examples/rle "$work/rle"
+mk() { make -s -C "$work/rle" CC="$CC" CFLAGS="-std=c11 -Wall -Wextra -Werror -O2 $SANFLAGS" "$@"; }
+if mk test_rle >/dev/null 2>&1; then
+    (cd "$work/rle" && ./test_rle >out 2>err)
+    st=$?
+    [ $st -eq 0 ] && grep -q '^rle_roundtrip: PASS' "$work/rle/out" &&
+        grep -q '^rle tests: 4 passed, 0 failed' "$work/rle/out" &&
+        ok "example test program passes, fuzzgate's lines in its output" ||
+        bad "example test program: status $st"
+    mk clean && mk EXTRA=-DRLE_PLANTED_BUG test_rle >/dev/null 2>&1
+    (cd "$work/rle" && ./test_rle >out 2>err)
+    st=$?
+    [ $st -eq 1 ] && grep -q '^rle_roundtrip: FAIL' "$work/rle/out" &&
+        grep -q '^\[ FAIL \] fuzz_roundtrip' "$work/rle/out" &&
+        grep -q '^rle tests: 3 passed, 1 failed' "$work/rle/out" &&
+        ok "the planted bug fails the example's fuzz test case, and only it" ||
+        bad "example with the planted bug: status $st"
+else
+    bad "building examples/rle against the install failed"
+fi
+
 echo "install: $fails failed"
 [ $fails -eq 0 ]
