@@ -22,10 +22,13 @@ static int record_read(const uint8_t *data, size_t size, uint8_t *out, size_t ca
     if (size - 5 < len)
         return -1;
     if (version == 7) {
-        /* the trailer: 8 more bytes than the payload, on version 7 only */
+        /* version 7: a checksummed payload and an 8-byte trailer after it */
+        uint8_t sum = 0;
+        for (size_t i = 0; i < len; i++)
+            sum = (uint8_t)(sum + data[5 + i]);
         assert(len + 8u <= cap);
         memcpy(out, data + 5, len);
-        memset(out + len, 0, 8);
+        memset(out + len, sum, 8);
         return len + 8;
     }
     if (len > cap)
@@ -40,7 +43,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > 0 && data[0] != 'R')
         return -1; /* not even the start of a record: not worth keeping */
     int n = record_read(data, size, buf, sizeof buf);
-    if (n > 0 && buf[0] == 0xff)
-        return 0;
-    return 0;
+    return n > 0 && buf[0] == 0xff ? 0 : 0;
 }
