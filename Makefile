@@ -156,30 +156,29 @@ LF_CFLAGS ?= -g -O1
 LF_UNDER_TEST := engine/hex.c engine/options.c engine/mem.c engine/errors.c bridge/heap_libc.c
 LF_SRC := bridge/lf_adapter.c bridge/standalone.c $(LF_UNDER_TEST)
 LF_NAMES := $(TARGET_SRC:targets/%.c=%)
+COMMA := ,
+
+# $(call lf_build,compiler,fuzzer flags,output dir): every target, one binary each.
+define lf_build
+	@mkdir -p $(3)
+	@for t in $(LF_NAMES); do \
+		echo "  $(1) $(3)/$$t"; \
+		$(1) $(LF_CFLAGS) $(2) -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Ibridge -Iengine \
+			-Ioracle -DFG_LF_TARGET=$$t targets/$$t.c $(LF_SRC) -o $(3)/$$t -lm || exit 1; \
+	done
+endef
 
 libfuzzer:
 	@command -v $(LF_CC) >/dev/null 2>&1 || \
 		{ echo "make libfuzzer: needs clang with libFuzzer ('$(LF_CC)' is not installed;" \
 		"LF_CC=... names another)"; exit 1; }
-	@mkdir -p $(B)/libfuzzer
-	@for t in $(LF_NAMES); do \
-		echo "  LIBFUZZER $(B)/libfuzzer/$$t"; \
-		$(LF_CC) $(LF_CFLAGS) -fsanitize=fuzzer,address -std=c11 -D_GNU_SOURCE $(WARN) \
-			-Iinclude -Ibridge -Iengine -Ioracle -DFG_LF_TARGET=$$t targets/$$t.c \
-			$(LF_SRC) -o $(B)/libfuzzer/$$t -lm || exit 1; \
-	done
+	$(call lf_build,$(LF_CC),-fsanitize=fuzzer$(COMMA)address,$(B)/libfuzzer)
 
 afl:
 	@command -v $(AFL_CC) >/dev/null 2>&1 || \
 		{ echo "make afl: needs AFL++ ('$(AFL_CC)' is not installed: apt-get install afl++," \
 		"or AFL_CC=... names it)"; exit 1; }
-	@mkdir -p $(B)/afl
-	@for t in $(LF_NAMES); do \
-		echo "  AFL $(B)/afl/$$t"; \
-		$(AFL_CC) $(LF_CFLAGS) -fsanitize=fuzzer -std=c11 -D_GNU_SOURCE $(WARN) \
-			-Iinclude -Ibridge -Iengine -Ioracle -DFG_LF_TARGET=$$t targets/$$t.c \
-			$(LF_SRC) -o $(B)/afl/$$t -lm || exit 1; \
-	done
+	$(call lf_build,$(AFL_CC),-fsanitize=fuzzer,$(B)/afl)
 
 docs: $(B)/test-unit
 	$(B)/test-unit --cli-md > docs/cli.md
