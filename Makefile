@@ -7,6 +7,8 @@
 #   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer
 #   make install         PREFIX=/usr/local DESTDIR=
 #   make docs            regenerate docs/cli.md from engine/options.def
+#   make libfuzzer       every built-in target as a clang -fsanitize=fuzzer,address binary
+#   make afl             the same with afl-clang-fast (AFL++), into $(B)/afl/
 #
 # Switches (a change of any of them rebuilds everything, through build/flags.stamp):
 #   CC=gcc|clang         the compiler
@@ -38,16 +40,18 @@ CFLAGS_ALL += $(CFLAGS)
 LDFLAGS_ALL += $(LDFLAGS)
 LDLIBS_ALL := -lpthread -lm $(LDLIBS)
 
-ENGINE_SRC := $(filter-out engine/driver_main.c,$(wildcard engine/*.c)) $(wildcard oracle/*.c)
+MAIN_SRC   := engine/driver_main.c engine/libfuzzer_main.c
+ENGINE_SRC := $(filter-out $(MAIN_SRC),$(wildcard engine/*.c)) $(wildcard oracle/*.c)
 TARGET_SRC := $(wildcard targets/*.c)
 TEST_SRC   := $(wildcard test/test_*.c) test/check.c test/proc.c test/case.c
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/%.o)
 TARGET_OBJ := $(TARGET_SRC:%.c=$(B)/%.o)
 TEST_OBJ   := $(TEST_SRC:%.c=$(B)/%.o)
 MAIN_OBJ   := $(B)/engine/driver_main.o
+LF_MAIN_OBJ := $(B)/engine/libfuzzer_main.o
 
-.PHONY: all check unit gate fuzz bench bench-find install clean docs
-all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/fuzzgate
+.PHONY: all check unit gate fuzz bench bench-find install clean docs libfuzzer afl
+all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a $(B)/fuzzgate
 
 # Rebuild everything when the compiler or flags change.
 FLAGS_LINE := $(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) SANITIZE=$(SANITIZE) INSTRUMENT=$(INSTRUMENT)
@@ -89,6 +93,10 @@ $(B)/libfuzzgate.a: $(ENGINE_OBJ)
 $(B)/libfuzzgate_main.a: $(MAIN_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
+# main() for an LLVMFuzzerTestOneInput harness (docs/libfuzzer.md).
+$(B)/libfuzzgate_libfuzzer.a: $(LF_MAIN_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
 # Target objects are linked directly: from an archive the linker would drop them.
 $(B)/fuzzgate: $(TARGET_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(TARGET_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a $(LDLIBS_ALL)
@@ -106,15 +114,22 @@ $(B)/test-planted: $(PLANTED_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(PLANTED_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a $(ZLIB_LIBS) \
 		$(LDLIBS_ALL)
 
+# A libFuzzer harness with planted bugs under fuzzgate's libFuzzer driver.
+$(B)/test-lf: $(B)/test/lf_planted.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/lf_planted.o $(B)/libfuzzgate_libfuzzer.a \
+		$(B)/libfuzzgate.a $(LDLIBS_ALL)
+
 $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a $(LDLIBS_ALL)
 
 check: unit gate
 
-unit: all $(B)/test-unit $(B)/test-planted
+unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf
 	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
 	CC="$(CC)" SANITIZE="$(SANITIZE)" B="$(B)" sh test/install.sh
+	B="$(B)" sh test/libfuzzer.sh
+	sh test/clusterfuzzlite.sh
 
 # The gate: every built-in target over its committed corpus plus the default case count.
 gate: $(B)/fuzzgate
@@ -130,16 +145,54 @@ bench: all
 bench-find: all
 	CC="$(CC)" B="$(B)" OPT="$(OPT)" sh bench/find.sh
 
+# The built-in targets under libFuzzer and AFL++ (docs/libfuzzer.md): each target's file,
+# the adapter (LLVMFuzzerTestOneInput over the target's .run) and the standalone registry
+# and fg_fail_at -- never libfuzzgate, whose coverage callbacks the fuzzer's runtime
+# defines too. LF_UNDER_TEST is the engine code that targets test (hex, options), on
+# plain malloc. Built apart from the flags stamp: these are the fuzzer's flags, not ours.
+LF_CC     ?= clang
+AFL_CC    ?= afl-clang-fast
+LF_CFLAGS ?= -g -O1
+LF_UNDER_TEST := engine/hex.c engine/options.c engine/mem.c engine/errors.c bridge/heap_libc.c
+LF_SRC := bridge/lf_adapter.c bridge/standalone.c $(LF_UNDER_TEST)
+LF_NAMES := $(TARGET_SRC:targets/%.c=%)
+COMMA := ,
+
+# $(call lf_build,compiler,fuzzer flags,output dir): every target, one binary each.
+define lf_build
+	@mkdir -p $(3)
+	@for t in $(LF_NAMES); do \
+		echo "  $(1) $(3)/$$t"; \
+		$(1) $(LF_CFLAGS) $(2) -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Ibridge -Iengine \
+			-Ioracle -DFG_LF_TARGET=$$t targets/$$t.c $(LF_SRC) -o $(3)/$$t -lm || exit 1; \
+	done
+endef
+
+libfuzzer:
+	@command -v $(LF_CC) >/dev/null 2>&1 || \
+		{ echo "make libfuzzer: needs clang with libFuzzer ('$(LF_CC)' is not installed;" \
+		"LF_CC=... names another)"; exit 1; }
+	$(call lf_build,$(LF_CC),-fsanitize=fuzzer$(COMMA)address,$(B)/libfuzzer)
+
+afl:
+	@command -v $(AFL_CC) >/dev/null 2>&1 || \
+		{ echo "make afl: needs AFL++ ('$(AFL_CC)' is not installed: apt-get install afl++," \
+		"or AFL_CC=... names it)"; exit 1; }
+	$(call lf_build,$(AFL_CC),-fsanitize=fuzzer,$(B)/afl)
+
 docs: $(B)/test-unit
 	$(B)/test-unit --cli-md > docs/cli.md
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/fuzzgate.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a \
+		$(DESTDIR)$(PREFIX)/lib/
 	sed -e 's|@PREFIX@|$(PREFIX)|' fuzzgate.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fuzzgate.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' fuzzgate-main.pc.in > \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/fuzzgate-main.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' fuzzgate-libfuzzer.pc.in > \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/fuzzgate-libfuzzer.pc
 
 clean:
 	rm -rf $(B)

@@ -28,6 +28,9 @@ typedef struct fgi_finding_rec {
     const char *mutations;    /* mutators that made it, "" if none */
     const char *program;      /* the driver's name, for the replay command */
     const char *findings_dir; /* where to store */
+    /* bridge (#7): libFuzzer-style storage (engine/artifact.h); NULL or "" for none */
+    const char *artifact_prefix;     /* one file <prefix><kind>-<sha1> instead of .bin/.txt */
+    const char *exact_artifact_path; /* one file at exactly this path (wins over prefix) */
     char class_id[FGI_CLASS_ID_MAX]; /* filled by fgi_finding_classify */
 } fgi_finding_rec;
 
@@ -71,5 +74,7 @@ FGI_HIDDEN void fgi_sink_u64(fgi_sink *k, uint64_t v);
 FGI_HIDDEN void fgi_sink_hex64(fgi_sink *k, uint64_t v); /* 0x + 16 digits */
 FGI_HIDDEN void fgi_sink_hexbytes(fgi_sink *k, const uint8_t *d, size_t n);
 FGI_HIDDEN void fgi_sink_flush(fgi_sink *k);
+/* Names an errno value (strerror may translate and allocate). */
+FGI_HIDDEN void fgi_sink_errno(fgi_sink *k, int e);
 
 #endif

@@ -260,6 +260,8 @@ static void record_finding(run *r, fgi_finding_rec *rec)
     rec->seed = r->s->opt.seed;
     rec->program = r->s->program;
     rec->findings_dir = r->s->opt.findings;
+    rec->artifact_prefix = r->s->opt.artifact_prefix;         /* bridge (#7) */
+    rec->exact_artifact_path = r->s->opt.exact_artifact_path; /* bridge (#7) */
     rec->origin = origin_of(r, rec->seq);
     fgi_finding_classify(rec);
     int changed = 0;
@@ -665,6 +667,8 @@ static fg_error executor_open(run *r)
     r->exec.crash.seed = r->s->opt.seed;
     r->exec.crash.program = r->s->program;
     r->exec.crash.findings_dir = r->s->opt.findings;
+    r->exec.crash.artifact_prefix = r->s->opt.artifact_prefix;         /* bridge (#7) */
+    r->exec.crash.exact_artifact_path = r->s->opt.exact_artifact_path; /* bridge (#7) */
     if ((e = fgi_fdwatch_open(&r->fds)) != FG_OK)
         return e;
     r->fds_open = 1;

@@ -17,6 +17,8 @@
  */
 #include "finding.h"
 
+#include "artifact.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -271,7 +273,7 @@ static int fill_txt(int fd, void *ctx)
 }
 
 /* strerror may translate and allocate; this names the usual suspects signal-safely. */
-static void put_errno(fgi_sink *k, int e)
+void fgi_sink_errno(fgi_sink *k, int e)
 {
     static const struct {
         int e;
@@ -291,6 +293,8 @@ static void put_errno(fgi_sink *k, int e)
 
 int fgi_finding_store(const fgi_finding_rec *f, char *path, size_t cap)
 {
+    if (fgi_artifact_wanted(f)) /* bridge (#7): one libFuzzer-style file instead */
+        return fgi_artifact_store(f, path, cap);
     char dir[4096], bin[4096], txt[4096];
     int ok = join(dir, sizeof dir, f->findings_dir, f->target, "") == 0 &&
              fgi_make_dirs(dir) == 0 && join(bin, sizeof bin, dir, f->class_id, ".bin") == 0 &&
@@ -321,7 +325,7 @@ int fgi_finding_store(const fgi_finding_rec *f, char *path, size_t cap)
         fgi_sink_put(&k, "\nfuzzgate:   NOT STORED under ");
         fgi_sink_put(&k, f->findings_dir);
         fgi_sink_put(&k, " (");
-        put_errno(&k, saved_errno);
+        fgi_sink_errno(&k, saved_errno);
         fgi_sink_put(&k, "): the hex above is the only copy");
     }
     fgi_sink_put(&k, "\n");

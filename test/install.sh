@@ -2,7 +2,9 @@
 # test/install.sh — install into a staging root, then build a user's target outside the
 # tree with `pkg-config fuzzgate-main` and check that a planted FG_CHECK bug and a planted
 # segfault are each reported with the right kind, a .bin + .txt and a replay command that
-# reproduces it. Run by `make check` from the repository root.
+# reproduces it; build a libFuzzer harness with `pkg-config fuzzgate-libfuzzer` and check
+# that `./harness -runs=100000 -seed=1 corpus/` finds its planted bug and writes
+# crash-<sha1>. Run by `make check` from the repository root.
 set -u
 CC=${CC:-cc}
 SANFLAGS=
@@ -72,6 +74,56 @@ replay=$(sed -n 's/^replay: //p' "${bin%.bin}.txt" 2>/dev/null)
 st=$?
 [ $st -eq 1 ] && grep -q 'FAIL crash' "$work/rout" && ok "replay reproduces the crash" ||
     bad "replay of the crash: status $st"
+
+# A libFuzzer harness, unchanged, under fuzzgate's libFuzzer driver: the whole build is
+# one pkg-config line, and the run is libFuzzer's command line.
+cp test/outside/lf_harness.c "$work/"
+mkdir -p "$work/corpus"
+printf 'REC\001\003abc' >"$work/corpus/record"
+lfflags=$(pkg-config --cflags --libs fuzzgate-libfuzzer) || bad "pkg-config fuzzgate-libfuzzer"
+if (cd "$work" && $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS lf_harness.c $lfflags \
+        -o harness); then
+    (cd "$work" && ./harness -runs=100000 -seed=1 corpus/ >lout 2>lerr)
+    st=$?
+    [ $st -eq 134 ] && ok "harness dies of the planted assert" ||
+        bad "harness exit status $st (want 134, the abort)"
+    crash=$(ls "$work"/crash-* 2>/dev/null | head -1)
+    name=${crash##*/}
+    sha=$( [ -n "$crash" ] && sha1sum <"$crash" | cut -c1-40)
+    [ -n "$crash" ] && [ "$name" = "crash-$sha" ] && ok "crash-<sha1> written ($name)" ||
+        bad "no crash-<sha1> artifact in the current directory"
+    grep -q "Test unit written to ./$name" "$work/lerr" && ok "libFuzzer's artifact line" ||
+        bad "no 'Test unit written to' line"
+    (cd "$work" && ./harness "$name" >/dev/null 2>&1)
+    st=$?
+    [ $st -eq 134 ] && ok "./harness $name reproduces it" || bad "replay status $st"
+else
+    bad "building the libFuzzer harness with gcc-style pkg-config flags failed"
+fi
+
+# The embedding example: a library's own test program (its own main and runner) links the
+# installed fuzzgate and runs one target per test case. It passes as its targets pass, and
+# the planted bug fails the host's test through its fuzz test case alone.
+cp -r examples/rle "$work/rle"
+mk() { make -s -C "$work/rle" CC="$CC" CFLAGS="-std=c11 -Wall -Wextra -Werror -O2 $SANFLAGS" "$@"; }
+if mk test_rle >/dev/null 2>&1; then
+    (cd "$work/rle" && ./test_rle >out 2>err)
+    st=$?
+    [ $st -eq 0 ] && grep -q '^rle_roundtrip: PASS' "$work/rle/out" &&
+        grep -q '^rle tests: 4 passed, 0 failed' "$work/rle/out" &&
+        ok "example test program passes, fuzzgate's lines in its output" ||
+        bad "example test program: status $st"
+    mk clean && mk EXTRA=-DRLE_PLANTED_BUG test_rle >/dev/null 2>&1
+    (cd "$work/rle" && ./test_rle >out 2>err)
+    st=$?
+    [ $st -eq 1 ] && grep -q '^rle_roundtrip: FAIL' "$work/rle/out" &&
+        grep -q '^\[ FAIL \] fuzz_roundtrip' "$work/rle/out" &&
+        grep -q '^rle tests: 3 passed, 1 failed' "$work/rle/out" &&
+        ok "the planted bug fails the example's fuzz test case, and only it" ||
+        bad "example with the planted bug: status $st"
+else
+    bad "building examples/rle against the install failed"
+fi
 
 echo "install: $fails failed"
 [ $fails -eq 0 ]

@@ -1,0 +1,61 @@
+#!/bin/bash -eu
+# .clusterfuzzlite/build.sh — every built-in target (targets/*.c) as a fuzzer in $OUT,
+# with corpus/<target>/ as its seed corpus, for ClusterFuzzLite / OSS-Fuzz.
+#
+# The environment is the one ClusterFuzzLite's base-builder image sets: $CC, $CFLAGS
+# (sanitizer and coverage flags), $LIB_FUZZING_ENGINE (-fsanitize=fuzzer, or an engine
+# archive), $OUT (where fuzzers go) and $SRC (the checkout's parent; the tree is
+# $SRC/fuzzgate unless FUZZGATE_SRC says otherwise). Each fuzzer is the target's file,
+# bridge/lf_adapter.c (LLVMFuzzerTestOneInput over the target's .run) and
+# bridge/standalone.c (FG_CHECK aborts), never libfuzzgate: the engine's coverage
+# callbacks and oracles would collide with the fuzzing engine's.
+# test/clusterfuzzlite.sh runs this locally in `make check`.
+set -eu
+TREE=${FUZZGATE_SRC:-$SRC/fuzzgate}
+CXX=${CXX:-$CC}
+cd "$TREE"
+under_test="engine/hex.c engine/options.c engine/mem.c engine/errors.c bridge/heap_libc.c"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Writes $1.zip from the files of directory $2 (flat, as OSS-Fuzz wants a seed corpus).
+zip_dir() {
+    if command -v zip >/dev/null 2>&1; then
+        (cd "$2" && zip -q -j "$1" ./*)
+    else
+        python3 - "$1" "$2" <<'PY'
+import os, sys, zipfile
+out, src = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+    for name in sorted(os.listdir(src)):
+        path = os.path.join(src, name)
+        if os.path.isfile(path):
+            z.write(path, name)
+PY
+    fi
+}
+
+for src in targets/*.c; do
+    name=$(basename "$src" .c)
+    objs=
+    i=0
+    for c in "$src" bridge/lf_adapter.c bridge/standalone.c $under_test; do
+        i=$((i + 1))
+        o="$work/$name-$i.o"
+        $CC $CFLAGS -std=c11 -D_GNU_SOURCE -Iinclude -Ibridge -Iengine -Ioracle \
+            -DFG_LF_TARGET="$name" -c "$c" -o "$o"
+        objs="$objs $o"
+    done
+    # The engine's link, as OSS-Fuzz asks: $CXX with $LIB_FUZZING_ENGINE last.
+    $CXX $CFLAGS $objs -o "$OUT/$name" $LIB_FUZZING_ENGINE -lm
+    if [ -d "corpus/$name" ]; then
+        mkdir -p "$work/seed-$name"
+        for f in corpus/"$name"/*; do
+            case $(basename "$f") in known.txt|README*) continue ;; esac
+            cp "$f" "$work/seed-$name/"
+        done
+        rm -f "$OUT/${name}_seed_corpus.zip"
+        zip_dir "$OUT/${name}_seed_corpus.zip" "$work/seed-$name"
+    fi
+    echo "build.sh: $OUT/$name"
+done
