@@ -50,6 +50,7 @@ static struct {
     uint64_t seq;                    /* the next input's position in the run */
     uint64_t boundary;               /* return address of the call into the target */
     volatile sig_atomic_t forked;    /* this process was forked by a target's case */
+    uintptr_t stack_lo;              /* the low end of the case thread's stack (0: unknown) */
     int atfork;                      /* the fork hook is registered (once per process) */
 } ex = {.channel = -1};
 
@@ -240,9 +241,18 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
     if (fgi_exec_on_case_thread()) {
         frames_n = fgi_frames_capture(uctx, ex.boundary, frames, FGI_FRAMES);
         frames_sanitizer = 0;
+        /* A fault just below the stack is an overflow. Where in the recursing function
+         * it faults varies; the return addresses above it do not, so they name it. */
+        uintptr_t at = info ? (uintptr_t)info->si_addr : 0;
+        int overflow = (sig == SIGSEGV || sig == SIGBUS) && ex.stack_lo && at &&
+                       at + (1u << 20) >= ex.stack_lo && at < ex.stack_lo + (64u << 10);
+        if (overflow && frames_n > 1) {
+            memmove(frames, frames + 1, (frames_n - 1) * sizeof frames[0]);
+            frames_n--;
+        }
         char what[96];
         fgi_sink w = {.fd = -1}; /* no snprintf: this is a signal handler */
-        fgi_sink_put(&w, "the target died of ");
+        fgi_sink_put(&w, overflow ? "the target overflowed its stack: " : "the target died of ");
         fgi_sink_put(&w, fgi_signal_name(sig));
         size_t n = w.len < sizeof what - 1 ? w.len : sizeof what - 1;
         memcpy(what, w.buf, n);
@@ -344,6 +354,15 @@ fg_error fgi_exec_open(fgi_exec *e, const fg_target *t)
         ex.atfork = 1;
     fgi_frames_warm();
     call_body(probe_boundary, NULL, 0);
+    pthread_attr_t attr;
+    void *lo = NULL;
+    size_t stack_size = 0;
+    ex.stack_lo = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        if (pthread_attr_getstack(&attr, &lo, &stack_size) == 0)
+            ex.stack_lo = (uintptr_t)lo;
+        pthread_attr_destroy(&attr);
+    }
     ex.forked = 0;
     ex.thread = pthread_self();
     ex.pid = getpid();

@@ -75,6 +75,7 @@ static int gate(fg_session *s, const char *names, FILE *out, size_t *passed, siz
             continue;
         }
         fg_outcome_print(o, out);
+        fgi_session_check_known(s, sel[i], out);
         if (o->store_failed) {
             fprintf(out, "%s: ERROR a finding could not be stored (its hex is on stderr)\n",
                     sel[i]->name);

@@ -102,7 +102,8 @@ void fgi_str_addn(fgi_str *s, const char *text, size_t n)
 {
     if (!str_reserve(s, n))
         return;
-    memcpy(s->buf + s->len, text, n);
+    if (n) /* text may be NULL for nothing (an empty input's bytes) */
+        memcpy(s->buf + s->len, text, n);
     s->len += n;
     s->buf[s->len] = '\0';
 }

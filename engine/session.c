@@ -393,17 +393,20 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
             fgi_frames_describe(dying->frames, dying->nframes, (int)dying->from_sanitizer,
                                 where, sizeof where);
         snprintf(what, sizeof what, "%s%s%s", dying->what, where[0] ? " at " : "", where);
+    } else if (!slot->active) {
+        /* No case was running: the engine's own failure (or a target's stray thread), and
+         * never to be blamed on the last input. */
+        fprintf(r->s->log, "fuzzgate: %s: an executor died outside any case (%s %d)\n",
+                r->t->name, WIFSIGNALED(status) ? "signal" : "status",
+                WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+        note_error(r, FG_EIO);
+        return;
     } else if (WIFSIGNALED(status)) {
         snprintf(what, sizeof what, "the target died of %s", fgi_signal_name(WTERMSIG(status)));
-    } else if (slot->active) {
+    } else {
         kind = "exit";
         snprintf(what, sizeof what, "the target ended the process with _exit(%d) during a case",
                  WEXITSTATUS(status));
-    } else {
-        fprintf(r->s->log, "fuzzgate: %s: an executor ended outside any case (status %d)\n",
-                r->t->name, status);
-        note_error(r, FG_EIO);
-        return;
     }
     fgi_str muts = {0};
     describe_mutations(slot->applied, slot->napplied, &muts);
@@ -1463,4 +1466,41 @@ int fgi_session_merge(fg_session *s, const fg_target *t, const char *out_dir, in
             total, pinned, out_dir, failing, nkept, fresh, out_dir);
     fg_outcome_free(o);
     return 0;
+}
+
+/* The known list's reproducers: corpus/<target>/known/<class-id>.bin, when there is one,
+ * must still land in its class; one that no longer does means the fix landed. */
+int fgi_session_check_known(fg_session *s, const fg_target *t, FILE *out)
+{
+    fgi_known known = {0};
+    fgi_str path = {0};
+    fgi_str_addf(&path, "%s/%s/known.txt", s->opt.corpus, t->name);
+    char err[512];
+    int fixed = 0;
+    if (path.failed || fgi_known_load(path.buf, &known, err, sizeof err) != FG_OK) {
+        fgi_str_free(&path);
+        return 0; /* the run itself has reported a bad known.txt */
+    }
+    for (size_t i = 0; i < known.count; i++) {
+        path.len = 0;
+        fgi_str_addf(&path, "%s/%s/known/%s.bin", s->opt.corpus, t->name, known.classes[i]);
+        uint8_t *data;
+        size_t size;
+        if (path.failed || fgi_file_read(path.buf, (size_t)64 << 20, &data, &size) != FG_OK)
+            continue; /* no reproducer committed for this class */
+        char id[FGI_CLASS_ID_MAX];
+        if (probe_class(s, t, data, size, id) == FG_OK && strcmp(id, known.classes[i]) != 0) {
+            fprintf(out,
+                    "%s: NOTE known class %s no longer reproduces from %s (it now gives %s): "
+                    "the fix has landed — promote the reproducer into %s/%s/ and remove the "
+                    "class from known.txt\n",
+                    t->name, known.classes[i], path.buf, id[0] ? id : "a pass", s->opt.corpus,
+                    t->name);
+            fixed++;
+        }
+        fgi_free(data);
+    }
+    fgi_str_free(&path);
+    fgi_known_free(&known);
+    return fixed;
 }

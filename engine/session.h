@@ -28,6 +28,10 @@ FGI_HIDDEN int fgi_session_minimize(fg_session *s, const fg_target *t, const cha
 FGI_HIDDEN int fgi_session_merge(fg_session *s, const fg_target *t, const char *out_dir,
                                  int ndirs, char **dirs, FILE *out);
 
+/* Replays each known class's committed reproducer (corpus/<target>/known/<id>.bin) and
+ * says on out which no longer land in their class. Returns how many. */
+FGI_HIDDEN int fgi_session_check_known(fg_session *s, const fg_target *t, FILE *out);
+
 /* The signal (SIGINT/SIGTERM) that interrupted the last run, or 0. */
 FGI_HIDDEN int fgi_session_interrupted(void);
 

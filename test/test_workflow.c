@@ -218,3 +218,31 @@ FG_TEST(workflow_sigint_stops_a_depth_run_and_writes_the_reports)
     CHECK(!has_temporary(report));
     fgt_rmrf(root);
 }
+
+/* A known class whose committed reproducer no longer lands in it: the gate says the fix
+ * has landed (and still passes: the list is stale, not the code). */
+FG_TEST(workflow_a_known_class_that_no_longer_reproduces_is_reported)
+{
+    char root[256], dir[320], path[400], corpus[320], fdir[320];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(dir, sizeof dir, "%s/corpus", root);
+    CHECK(mkdir(dir, 0755) == 0);
+    snprintf(dir, sizeof dir, "%s/corpus/planted_clean", root);
+    CHECK(mkdir(dir, 0755) == 0);
+    snprintf(path, sizeof path, "%s/known.txt", dir);
+    static const char line[] = "check-0123456789abcdef a bug that has since been fixed\n";
+    CHECK(fgt_write(path, line, sizeof line - 1) == 0);
+    snprintf(dir, sizeof dir, "%s/corpus/planted_clean/known", root);
+    CHECK(mkdir(dir, 0755) == 0);
+    snprintf(path, sizeof path, "%s/check-0123456789abcdef.bin", dir);
+    CHECK(fgt_write(path, "hello", 5) == 0);
+    snprintf(corpus, sizeof corpus, "--corpus=%s/corpus", root);
+    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    fgt_run r;
+    CHECK(planted(&r, corpus, fdir, "--cases=100", "planted_clean") == 0);
+    CHECK(r.exited && r.code == 0);
+    CHECK(strstr(r.out, "known class check-0123456789abcdef no longer reproduces") != NULL);
+    CHECK(strstr(r.out, "promote the reproducer") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
