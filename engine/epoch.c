@@ -120,7 +120,8 @@ int fgi_epoch_decode_cand(const uint8_t *p, size_t n, fgi_cand *c)
     }
     memcpy(c->data, p, h.size);
     p += h.size;
-    memcpy(c->keys, p, h.nkeys * sizeof *c->keys);
+    if (h.nkeys)
+        memcpy(c->keys, p, h.nkeys * sizeof *c->keys);
     p += h.nkeys * sizeof *c->keys;
     memcpy(c->cmps, p, h.ncmps * sizeof *c->cmps);
     p += h.ncmps * sizeof *c->cmps;

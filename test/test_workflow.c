@@ -199,8 +199,8 @@ FG_TEST(workflow_sigint_stops_a_depth_run_and_writes_the_reports)
     snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
     pid_t pid = fork();
     if (pid == 0) {
-        freopen("/dev/null", "w", stdout);
-        freopen("/dev/null", "w", stderr);
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            _exit(126);
         execl(prog, prog, fdir, "--seconds=60", "planted_leak", (char *)NULL);
         _exit(127);
     }
@@ -244,5 +244,80 @@ FG_TEST(workflow_a_known_class_that_no_longer_reproduces_is_reported)
     CHECK(strstr(r.out, "known class check-0123456789abcdef no longer reproduces") != NULL);
     CHECK(strstr(r.out, "promote the reproducer") != NULL);
     fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
+/* --corpus-out: the kept inputs are written under content names, and a second run resumes
+ * from them (replays them first). Two runs sharing the directory write each input once. */
+FG_TEST(workflow_corpus_out_is_written_and_resumed_from)
+{
+    char root[256], out[300], outarg[320], fdir[320], tdir[400];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(out, sizeof out, "%s/keep", root);
+    snprintf(outarg, sizeof outarg, "--corpus-out=%s", out);
+    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    snprintf(tdir, sizeof tdir, "%s/planted_clean", out);
+    fgt_run r;
+    CHECK(planted(&r, fdir, outarg, "--cases=2000", "planted_clean") == 0);
+    CHECK(r.exited && r.code == 0);
+    fgt_run_free(&r);
+    unsigned n = files_in(tdir);
+    CHECK(n > 5);
+    /* Names are the SHA-1 of the content. */
+    DIR *d = opendir(tdir);
+    struct dirent *e;
+    unsigned hex_named = 0;
+    while (d && (e = readdir(d)) != NULL)
+        hex_named += strlen(e->d_name) == 40 && strspn(e->d_name, "0123456789abcdef") == 40;
+    if (d)
+        closedir(d);
+    CHECK_EQ_U(hex_named, n);
+    /* The same run again writes nothing new; its report counts the resumed inputs. */
+    CHECK(planted(&r, fdir, outarg, "--cases=2000", "planted_clean") == 0);
+    CHECK(r.exited && r.code == 0);
+    CHECK_EQ_U(files_in(tdir), n);
+    char path[400];
+    snprintf(path, sizeof path, "%s/f/report.json", root);
+    char *rep = fgt_slurp(path, NULL), want[64];
+    snprintf(want, sizeof want, "\"replayed\": %u,", n + 1); /* and the empty input */
+    CHECK(rep && strstr(rep, want) != NULL);
+    free(rep);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
+/* kill -9 of the parent: the executor dies with it and no partial file is left. */
+FG_TEST(workflow_kill_9_leaves_no_partial_file_and_no_executor)
+{
+    char root[256], fdir[320], prog[300], out[320], outarg[340];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    snprintf(out, sizeof out, "%s/keep", root);
+    snprintf(outarg, sizeof outarg, "--corpus-out=%s", out);
+    snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            _exit(126);
+        execl(prog, prog, fdir, outarg, "--seconds=60", "matrix_leak", (char *)NULL);
+        _exit(127);
+    }
+    struct timespec wait = {1, 0};
+    nanosleep(&wait, NULL);
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    nanosleep(&wait, NULL); /* the executor's death signal is asynchronous */
+    /* The executor was in its own process group; nothing of it may be left. */
+    char cmd[400];
+    /* [-]: the pattern must not match the shell that runs pgrep itself. */
+    snprintf(cmd, sizeof cmd, "pgrep -f -- '[-]%s' >/dev/null", outarg + 1);
+    CHECK(system(cmd) != 0);
+    snprintf(cmd, sizeof cmd, "%s/f/matrix_leak", root);
+    CHECK(!has_temporary(cmd));
+    snprintf(cmd, sizeof cmd, "%s/matrix_leak", out);
+    CHECK(!has_temporary(cmd));
     fgt_rmrf(root);
 }
