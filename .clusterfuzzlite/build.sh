@@ -51,7 +51,10 @@ for src in targets/*.c; do
     if [ -d "corpus/$name" ]; then
         mkdir -p "$work/seed-$name"
         for f in corpus/"$name"/*; do
-            case $(basename "$f") in known.txt|README*) continue ;; esac
+            # Inputs only: not the known list, the budget, a README or known/ (known bugs'
+            # reproducers, which would fail every run).
+            [ -f "$f" ] || continue
+            case $(basename "$f") in known.txt|budget.txt|README*) continue ;; esac
             cp "$f" "$work/seed-$name/"
         done
         rm -f "$OUT/${name}_seed_corpus.zip"

@@ -29,7 +29,8 @@ for src in targets/*.c; do
     t=$(basename "$src" .c)
     [ -x "$work/out/$t" ] && ok "fuzzer $t built" || bad "no fuzzer $t in \$OUT"
     zip="$work/out/${t}_seed_corpus.zip"
-    want=$(ls corpus/"$t" | grep -v -e '^known.txt$' -e '^README' | wc -l)
+    want=$(find corpus/"$t" -maxdepth 1 -type f ! -name known.txt ! -name budget.txt \
+        ! -name 'README*' | wc -l)
     got=$(python3 -c 'import sys, zipfile; print(len(zipfile.ZipFile(sys.argv[1]).namelist()))' \
         "$zip" 2>/dev/null)
     [ "$got" = "$want" ] && ok "${t}_seed_corpus.zip holds corpus/$t/ ($got files)" ||
