@@ -36,11 +36,13 @@
 #include "supervisor.h"
 #include "watchdog.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define STATUS_EVERY_S 5.0        /* depth runs: seconds between status lines */
 #define SATURATION_MIN_CASES 1000 /* the watch waits for this many cases... */
@@ -197,6 +199,7 @@ typedef struct run {
     uint8_t *own_work;
     uint8_t *scratch;
     int msg_fd;              /* executor: its pipe to the supervisor; -1 in-process */
+    int cmd_fd;              /* executor (jobs > 1): the merged epochs come in here */
     fgi_slot *slot;
     unsigned long slow;      /* cases past the soft threshold (from the watchdogs) */
     unsigned slowest_ms;
@@ -627,8 +630,73 @@ static int should_stop(run *r)
 
 static void status_line(run *r, uint64_t pos);
 
-/* Runs executor j's share of the run from position `from`: to the end of the run with
- * one executor, to the end of from's epoch with more. */
+/* Reads one fd fully; 0 or -1 (end of file or error). */
+static int read_full(int fd, void *buf, size_t n)
+{
+    uint8_t *p = buf;
+    while (n) {
+        ssize_t k = read(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* An executor of several: the epoch's records from the supervisor, up to its end marker.
+ * 0 at end of file (the run is over) or on a malformed record. */
+static int receive_epoch(run *r)
+{
+    fgi_epoch_clear(&r->log); /* what a new executor inherited is in the broadcast too */
+    fgi_str body = {0};
+    int ok = 0;
+    for (;;) {
+        fgi_wire_head h;
+        if (read_full(r->cmd_fd, &h, sizeof h) != 0)
+            break;
+        body.len = 0;
+        fgi_str_addn(&body, "", 0);
+        if (h.len) {
+            char buf[65536];
+            size_t left = h.len;
+            while (left && !body.failed) {
+                size_t k = left < sizeof buf ? left : sizeof buf;
+                if (read_full(r->cmd_fd, buf, k) != 0)
+                    goto out;
+                fgi_str_addn(&body, buf, k);
+                left -= k;
+            }
+        }
+        if (body.failed) {
+            note_error(r, FG_ENOMEM);
+            break;
+        }
+        if (h.type == FGI_MSG_EPOCH) {
+            ok = 1;
+            break;
+        }
+        fgi_cand c;
+        fgi_hits hh;
+        int rc = h.type == FGI_MSG_CAND
+                     ? fgi_epoch_decode_cand((const uint8_t *)body.buf, h.len, &c)
+                     : fgi_epoch_decode_hits((const uint8_t *)body.buf, h.len, &hh);
+        if (rc == 0)
+            rc = h.type == FGI_MSG_CAND ? fgi_epoch_add_cand(&r->log, &c)
+                                        : fgi_epoch_add_hits(&r->log, &hh);
+        if (rc != 0) {
+            note_error(r, FG_EIO);
+            break;
+        }
+    }
+out:
+    fgi_str_free(&body);
+    return ok;
+}
+
+/* Runs executor j's share of the run from position `from` to its end (or a stop). */
 static void execute(run *r, unsigned j, uint64_t from)
 {
     uint64_t seq = from;
@@ -653,7 +721,11 @@ static void execute(run *r, unsigned j, uint64_t from)
         if (r->msg_fd >= 0 && fgi_wire_send(r->msg_fd, FGI_MSG_EPOCH, &end, sizeof end) != 0)
             note_error(r, FG_EIO);
         r->reached = end;
-        if (r->jobs > 1 || stop)
+        if (stop)
+            return;
+        /* With one executor its own records are the epoch's; with more, the supervisor
+         * sends every executor's once all are in. Either way the same merge follows. */
+        if (r->jobs > 1 && !receive_epoch(r))
             return;
         merge_epoch(r);
         seq = ee;
@@ -703,10 +775,12 @@ typedef struct bye {
 } bye;
 
 /* The body of a forked executor. */
-static int executor_main(void *ctx, unsigned j, uint64_t from, int msg_fd, fgi_slot *slot)
+static int executor_main(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd,
+                         fgi_slot *slot)
 {
     run *r = ctx;
     r->msg_fd = msg_fd;
+    r->cmd_fd = cmd_fd;
     r->slot = slot;
     r->work = slot->data;
     fgi_exec_attach(msg_fd, slot);
@@ -907,10 +981,10 @@ static void status_line(run *r, uint64_t pos)
             rss_mib);
 }
 
-/* Runs the supervisor until its executors are done. */
-static void supervise_until_idle(run *r)
+/* Runs the supervisor until `done` says so or no executor is left. */
+static void supervise_while(run *r, int (*more)(const run *r))
 {
-    while (fgi_sup_running(r->sup)) {
+    while (fgi_sup_running(r->sup) && more(r)) {
         fgi_sup_step(r->sup);
         int timed_out = r->s->opt.seconds && now_s() - r->start >= (double)r->s->opt.seconds;
         if ((interrupted || timed_out || r->err != FG_OK) && !r->sup_stopping) {
@@ -922,28 +996,88 @@ static void supervise_until_idle(run *r)
     }
 }
 
+static int always(const run *r)
+{
+    (void)r;
+    return 1;
+}
+
+static int epoch_open(const run *r)
+{
+    return r->epoch_done < r->jobs;
+}
+
+/* Sends the epoch's records, sorted, to every running executor, then its end. */
+static void broadcast_epoch(run *r, uint64_t end)
+{
+    fgi_epoch_sort(&r->log);
+    fgi_str b = {0};
+    for (unsigned j = 0; j < r->jobs; j++) {
+        if (!fgi_sup_is_running(r->sup, j))
+            continue;
+        fg_error e = FG_OK;
+        for (size_t i = 0; i < r->log.ncands && e == FG_OK; i++) {
+            b.len = 0;
+            e = fgi_epoch_encode_cand(&b, &r->log.cands[i]) != 0
+                    ? FG_ENOMEM
+                    : fgi_sup_send(r->sup, j, FGI_MSG_CAND, b.buf, b.len);
+        }
+        for (size_t i = 0; i < r->log.nhits && e == FG_OK; i++) {
+            b.len = 0;
+            e = fgi_epoch_encode_hits(&b, &r->log.hits[i]) != 0
+                    ? FG_ENOMEM
+                    : fgi_sup_send(r->sup, j, FGI_MSG_HITS, b.buf, b.len);
+        }
+        if (e == FG_OK)
+            e = fgi_sup_send(r->sup, j, FGI_MSG_EPOCH, &end, sizeof end);
+        if (e == FG_ENOMEM)
+            note_error(r, e);
+        /* FG_EIO: the executor died meanwhile; its death is handled as any other. */
+    }
+    fgi_str_free(&b);
+}
+
 static void supervise(run *r)
 {
     const fgi_sup_ops ops = {r, executor_main, executor_message, executor_died};
     if (!(r->sup = fgi_sup_new(r->jobs, r->slot_cap, r->time_ms, r->s->opt.rss_limit_mb,
                                &ops)))
         return note_error(r, FG_ENOMEM);
+    /* A write to an executor that has just died must not kill the supervisor. */
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old);
     if (r->jobs == 1) {
         start_executor(r, 0, 0);
-        supervise_until_idle(r);
+        supervise_while(r, always);
     } else {
+        /* Long-lived executors, one chunk in `jobs` each: at an epoch's end each waits for
+         * the merged records, and one that died is started afresh at the next epoch. */
+        for (unsigned j = 0; j < r->jobs && r->err == FG_OK; j++)
+            start_executor(r, j, 0);
         uint64_t seq = 0;
-        while (seq < r->total && r->err == FG_OK && !r->sup_stopping) {
-            uint64_t es = epoch_start(r, seq), ee = epoch_end(r, seq);
+        while (seq < r->total && r->err == FG_OK) {
+            uint64_t ee = epoch_end(r, seq);
             r->epoch_done = 0;
-            for (unsigned j = 0; j < r->jobs && r->err == FG_OK; j++)
-                if (has_work(r, j, es, es, ee))
-                    start_executor(r, j, es);
-            supervise_until_idle(r);
+            supervise_while(r, epoch_open);
+            if (r->sup_stopping || r->err != FG_OK || ee >= r->total) {
+                merge_epoch(r);
+                break;
+            }
+            broadcast_epoch(r, ee);
             merge_epoch(r);
+            for (unsigned j = 0; j < r->jobs && r->err == FG_OK; j++)
+                if (!fgi_sup_is_running(r->sup, j))
+                    start_executor(r, j, ee);
             seq = ee;
         }
+        for (unsigned j = 0; j < r->jobs; j++)
+            fgi_sup_close_cmd(r->sup, j); /* the run is over: they say goodbye */
+        supervise_while(r, always);
     }
+    sigaction(SIGPIPE, &old, NULL);
     fgi_sup_free(r->sup);
     r->sup = NULL;
 }
@@ -1024,7 +1158,7 @@ static fg_error run_open(run *r, fg_session *s, const fg_target *t)
     memset(r, 0, sizeof *r);
     r->s = s;
     r->t = t;
-    r->msg_fd = -1;
+    r->msg_fd = r->cmd_fd = -1;
     r->jobs = s->opt.fork ? (unsigned)s->opt.jobs : 1;
     r->max_len = s->opt.max_len ? (size_t)s->opt.max_len
                  : t->max_len   ? t->max_len

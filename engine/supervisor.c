@@ -22,6 +22,7 @@
 typedef struct executor {
     pid_t pid;          /* 0 when not running */
     int msg, out;       /* read ends, -1 when closed */
+    int cmd;            /* the write end of its command pipe, -1 when closed */
     fgi_slot *slot;
     fgi_str in;         /* unparsed message bytes */
     int bye;            /* it said goodbye: its exit is orderly */
@@ -67,7 +68,7 @@ fgi_sup *fgi_sup_new(unsigned jobs, size_t cap, unsigned time_ms, uint64_t rss_l
     s->rss_limit = rss_limit_mb << 20;
     for (unsigned j = 0; j < jobs; j++) {
         executor *e = &s->ex[j];
-        e->msg = e->out = -1;
+        e->msg = e->out = e->cmd = -1;
         void *m = mmap(NULL, s->slot_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                        -1, 0);
         if (m == MAP_FAILED) {
@@ -125,6 +126,7 @@ void fgi_sup_free(fgi_sup *s)
             reap(e, 1);
         close_fd(&e->msg);
         close_fd(&e->out);
+        close_fd(&e->cmd);
         fgi_str_free(&e->in);
         if (e->slot)
             munmap(e->slot, s->slot_bytes);
@@ -138,7 +140,7 @@ void fgi_sup_free(fgi_sup *s)
 /* The executor side of a fork: its own process group (so the supervisor can kill what the
  * target forks), death with the parent, stdout into the supervisor's pipe, no stdin. */
 static FG_NORETURN void child_main(fgi_sup *s, unsigned j, uint64_t from, int msg_w,
-                                   int out_w, pid_t parent)
+                                   int out_w, int cmd_r, pid_t parent)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -147,6 +149,7 @@ static FG_NORETURN void child_main(fgi_sup *s, unsigned j, uint64_t from, int ms
     for (unsigned i = 0; i < s->jobs; i++) {
         close_fd(&s->ex[i].msg);
         close_fd(&s->ex[i].out);
+        close_fd(&s->ex[i].cmd);
     }
     int null = open("/dev/null", O_RDONLY);
     if (null >= 0) {
@@ -158,7 +161,7 @@ static FG_NORETURN void child_main(fgi_sup *s, unsigned j, uint64_t from, int ms
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
-    int status = s->ops.child(s->ops.ctx, j, from, msg_w, s->ex[j].slot);
+    int status = s->ops.child(s->ops.ctx, j, from, msg_w, cmd_r, s->ex[j].slot);
     fflush(stdout);
     _exit(status);
 }
@@ -167,12 +170,19 @@ fg_error fgi_sup_start(fgi_sup *s, unsigned j, uint64_t from)
 {
     executor *e = &s->ex[j];
     FG_ASSERT(e->pid == 0);
-    int mp[2], op[2];
+    int mp[2], op[2], cp[2];
     if (pipe2(mp, O_CLOEXEC) != 0)
         return FG_EIO;
     if (pipe2(op, O_CLOEXEC) != 0) {
         close(mp[0]);
         close(mp[1]);
+        return FG_EIO;
+    }
+    if (pipe2(cp, O_CLOEXEC) != 0) {
+        close(mp[0]);
+        close(mp[1]);
+        close(op[0]);
+        close(op[1]);
         return FG_EIO;
     }
     e->slot->active = 0;
@@ -192,16 +202,21 @@ fg_error fgi_sup_start(fgi_sup *s, unsigned j, uint64_t from)
         close(mp[1]);
         close(op[0]);
         close(op[1]);
+        close(cp[0]);
+        close(cp[1]);
         return FG_EIO;
     }
     if (pid == 0) {
         close(mp[0]);
         close(op[0]);
-        child_main(s, j, from, mp[1], op[1], parent);
+        close(cp[1]);
+        child_main(s, j, from, mp[1], op[1], cp[0], parent);
     }
     setpgid(pid, pid); /* both sides set it, so neither races the other */
     close(mp[1]);
     close(op[1]);
+    close(cp[0]);
+    e->cmd = cp[1];
     fcntl(mp[0], F_SETFL, O_NONBLOCK);
     fcntl(op[0], F_SETFL, O_NONBLOCK);
     e->pid = pid;
@@ -210,6 +225,24 @@ fg_error fgi_sup_start(fgi_sup *s, unsigned j, uint64_t from)
     e->seen_cases = atomic_load(&e->slot->cases);
     e->seen_at = now_ms();
     return FG_OK;
+}
+
+fg_error fgi_sup_send(fgi_sup *s, unsigned j, uint32_t type, const void *body, size_t len)
+{
+    executor *e = &s->ex[j];
+    if (!e->pid || e->cmd < 0)
+        return FG_EIO;
+    return fgi_wire_send(e->cmd, type, body, len) == 0 ? FG_OK : FG_EIO;
+}
+
+void fgi_sup_close_cmd(fgi_sup *s, unsigned j)
+{
+    close_fd(&s->ex[j].cmd);
+}
+
+int fgi_sup_is_running(const fgi_sup *s, unsigned j)
+{
+    return s->ex[j].pid != 0;
 }
 
 void fgi_sup_stop(fgi_sup *s)
@@ -297,6 +330,7 @@ static void ended(fgi_sup *s, unsigned j, int kill_it)
         drain_output(s, e);
     close_fd(&e->msg);
     close_fd(&e->out);
+    close_fd(&e->cmd);
     e->pid = 0;
     int orderly = e->bye && WIFEXITED(status) && WEXITSTATUS(status) == 0 && !e->killed_for;
     if (!orderly)
@@ -395,6 +429,7 @@ void fgi_sup_step(fgi_sup *s)
                 if (e->out >= 0)
                     drain_output(s, e);
                 close_fd(&e->out);
+                close_fd(&e->cmd);
                 kill(-e->pid, SIGKILL);
                 e->pid = 0;
                 int orderly = e->bye && WIFEXITED(status) && WEXITSTATUS(status) == 0;

@@ -21,9 +21,10 @@ typedef struct fgi_sup fgi_sup;
 
 typedef struct fgi_sup_ops {
     void *ctx;
-    /* In the new executor process: run executor j from position `from`, sending on msg_fd.
-     * Its return value is the process's exit status (0 after an orderly FGI_MSG_BYE). */
-    int (*child)(void *ctx, unsigned j, uint64_t from, int msg_fd, fgi_slot *slot);
+    /* In the new executor process: run executor j from position `from`, sending on msg_fd
+     * and reading what the supervisor sends (fgi_sup_send) from cmd_fd. Its return value
+     * is the process's exit status (0 after an orderly FGI_MSG_BYE). */
+    int (*child)(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd, fgi_slot *slot);
     /* In the parent: a message from executor j. */
     void (*message)(void *ctx, unsigned j, uint32_t type, const uint8_t *body, size_t len);
     /* In the parent: executor j died without an orderly end. status is its wait status;
@@ -47,6 +48,14 @@ FGI_HIDDEN fg_error fgi_sup_start(fgi_sup *s, unsigned j, uint64_t from);
 FGI_HIDDEN unsigned fgi_sup_running(const fgi_sup *s);
 /* Waits (at most ~100 ms) and handles what happened: messages, ends, deaths, deadlines. */
 FGI_HIDDEN void fgi_sup_step(fgi_sup *s);
+/* Sends executor j one message on its command pipe (blocking). FG_EIO when it is gone. */
+FGI_HIDDEN fg_error fgi_sup_send(fgi_sup *s, unsigned j, uint32_t type, const void *body,
+                                 size_t len);
+/* Closes executor j's command pipe: it reads end of file (and ends, by convention). */
+FGI_HIDDEN void fgi_sup_close_cmd(fgi_sup *s, unsigned j);
+/* Whether executor j is running. */
+FGI_HIDDEN int fgi_sup_is_running(const fgi_sup *s, unsigned j);
+
 /* Asks every executor to stop at its next chunk boundary. */
 FGI_HIDDEN void fgi_sup_stop(fgi_sup *s);
 

@@ -151,3 +151,24 @@ FG_TEST(supervised_report_is_the_same_for_jobs_1_2_4)
     free(first);
     fgt_rmrf(root);
 }
+
+/* A findings directory that cannot be written loses nothing: every finding's class and
+ * hex reach stderr, and the exit status says storing failed. Crashes included: the
+ * supervisor, not the dying executor, stores them. (A regular file where the directory
+ * should be: mkdir fails under it even for root.) */
+FG_TEST(supervised_unwritable_findings_lose_nothing)
+{
+    char root[256], blocker[300];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(blocker, sizeof blocker, "%s/not-a-dir", root);
+    CHECK(fgt_write(blocker, "x", 1) == 0);
+    fgt_run r;
+    CHECK(planted(&r, blocker, "--targets=planted_segv,planted_check", NULL, NULL) == 0);
+    CHECK(r.exited && r.code == 2);
+    CHECK(strstr(r.out, "a finding could not be stored") != NULL);
+    CHECK(strstr(r.err, "FINDING planted_segv crash-") != NULL);
+    CHECK(strstr(r.err, "FINDING planted_check check-") != NULL);
+    CHECK(strstr(r.err, "input (1 bytes): ab") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
