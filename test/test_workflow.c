@@ -191,24 +191,37 @@ static int has_temporary(const char *dir)
     return found;
 }
 
-FG_TEST(workflow_sigint_stops_a_depth_run_and_writes_the_reports)
+/* Starts `test-planted a1 [a2] --seconds=60 target` in the background (output discarded),
+ * lets it run a second, sends it sig and returns its wait status. */
+static int interrupt_depth_run(const char *a1, const char *a2, const char *target, int sig)
 {
-    char root[256], fdir[320], prog[300], report[400];
-    CHECK(fgt_tmpdir(root, sizeof root) == 0);
-    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    char prog[300];
     snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
     pid_t pid = fork();
     if (pid == 0) {
+        setpgid(0, 0);
         if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
             _exit(126);
-        execl(prog, prog, fdir, "--seconds=60", "planted_leak", (char *)NULL);
+        if (a2)
+            execl(prog, prog, a1, a2, "--seconds=60", target, (char *)NULL);
+        else
+            execl(prog, prog, a1, "--seconds=60", target, (char *)NULL);
         _exit(127);
     }
     struct timespec wait = {1, 0};
     nanosleep(&wait, NULL);
-    kill(pid, SIGINT);
+    kill(pid, sig);
     int status = 0;
     waitpid(pid, &status, 0);
+    return status;
+}
+
+FG_TEST(workflow_sigint_stops_a_depth_run_and_writes_the_reports)
+{
+    char root[256], fdir[320], report[400];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    int status = interrupt_depth_run(fdir, NULL, "planted_leak", SIGINT);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGINT);
     snprintf(report, sizeof report, "%s/f/report.json", root);
     char *rep = fgt_slurp(report, NULL);
@@ -289,26 +302,14 @@ FG_TEST(workflow_corpus_out_is_written_and_resumed_from)
 /* kill -9 of the parent: the executor dies with it and no partial file is left. */
 FG_TEST(workflow_kill_9_leaves_no_partial_file_and_no_executor)
 {
-    char root[256], fdir[320], prog[300], out[320], outarg[340];
+    char root[256], fdir[320], out[320], outarg[340];
     CHECK(fgt_tmpdir(root, sizeof root) == 0);
     snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
     snprintf(out, sizeof out, "%s/keep", root);
     snprintf(outarg, sizeof outarg, "--corpus-out=%s", out);
-    snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
-    pid_t pid = fork();
-    if (pid == 0) {
-        setpgid(0, 0);
-        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
-            _exit(126);
-        execl(prog, prog, fdir, outarg, "--seconds=60", "matrix_leak", (char *)NULL);
-        _exit(127);
-    }
-    struct timespec wait = {1, 0};
-    nanosleep(&wait, NULL);
-    kill(pid, SIGKILL);
-    int status = 0;
-    waitpid(pid, &status, 0);
+    int status = interrupt_depth_run(fdir, outarg, "matrix_leak", SIGKILL);
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    struct timespec wait = {1, 0};
     nanosleep(&wait, NULL); /* the executor's death signal is asynchronous */
     /* The executor was in its own process group; nothing of it may be left. */
     char cmd[400];
@@ -319,5 +320,21 @@ FG_TEST(workflow_kill_9_leaves_no_partial_file_and_no_executor)
     CHECK(!has_temporary(cmd));
     snprintf(cmd, sizeof cmd, "%s/matrix_leak", out);
     CHECK(!has_temporary(cmd));
+    fgt_rmrf(root);
+}
+
+FG_TEST(workflow_sigterm_stops_a_supervised_parallel_run_and_writes_the_reports)
+{
+    char root[256], fdir[320], report[400];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    int status = interrupt_depth_run(fdir, "--jobs=2", "matrix_segv", SIGTERM);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGTERM);
+    snprintf(report, sizeof report, "%s/f/report.json", root);
+    char *rep = fgt_slurp(report, NULL);
+    CHECK(rep && strstr(rep, "\"kind\": \"crash\"") != NULL);
+    free(rep);
+    snprintf(report, sizeof report, "%s/f/matrix_segv", root);
+    CHECK(!has_temporary(report));
     fgt_rmrf(root);
 }
