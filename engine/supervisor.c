@@ -321,6 +321,21 @@ static void drain_output(fgi_sup *s, executor *e)
     }
 }
 
+/* An executor that said goodbye has done its work; a checker that runs at exit (valgrind's
+ * --error-exitcode, LeakSanitizer) may still change its status, which is said, not
+ * blamed on an input. */
+static int is_orderly(const executor *e, int status)
+{
+    if (!e->bye || e->killed_for)
+        return 0;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fprintf(stderr, "fuzzgate: an executor ended with %s %d after its work (a checker "
+                "at exit, such as a leak checker, reported something above)\n",
+                WIFEXITED(status) ? "status" : "signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    return 1;
+}
+
 static void ended(fgi_sup *s, unsigned j, int kill_it)
 {
     executor *e = &s->ex[j];
@@ -332,7 +347,7 @@ static void ended(fgi_sup *s, unsigned j, int kill_it)
     close_fd(&e->out);
     close_fd(&e->cmd);
     e->pid = 0;
-    int orderly = e->bye && WIFEXITED(status) && WEXITSTATUS(status) == 0 && !e->killed_for;
+    int orderly = is_orderly(e, status);
     if (!orderly)
         s->ops.died(s->ops.ctx, j, status, e->have_dying ? &e->dying : NULL, e->killed_for,
                     e->slot);
@@ -432,7 +447,7 @@ void fgi_sup_step(fgi_sup *s)
                 close_fd(&e->cmd);
                 kill(-e->pid, SIGKILL);
                 e->pid = 0;
-                int orderly = e->bye && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+                int orderly = is_orderly(e, status);
                 if (!orderly)
                     s->ops.died(s->ops.ctx, j, status, e->have_dying ? &e->dying : NULL, NULL,
                                 e->slot);
