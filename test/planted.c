@@ -253,6 +253,7 @@ static uint64_t exit_run(const uint8_t *d, size_t n)
 FG_TARGET(planted_exit, .run = exit_run, .what = "exit(0) mid-case")
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static uint64_t fd_leak_run(const uint8_t *d, size_t n)
@@ -397,3 +398,22 @@ MATRIX(flood, M_FLOOD)
 MATRIX(fork, M_FORK)
 MATRIX(linger, M_LINGER)
 MATRIX(thread, M_THREAD)
+
+/* Resident memory the heap oracle never sees (mmap is not interposed): 256 MiB touched,
+ * then held for a while, so only the supervisor's RSS limit can catch it. */
+static uint64_t rss_run(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n)) {
+        size_t big = (size_t)256 << 20;
+        char *p = mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+            for (size_t i = 0; i < big; i += 4096)
+                p[i] = 1;
+            struct timespec t = {2, 0};
+            nanosleep(&t, NULL);
+            munmap(p, big);
+        }
+    }
+    return shape(d, n);
+}
+FG_TARGET(planted_rss, .run = rss_run, .what = "256 MiB resident through mmap")
