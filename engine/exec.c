@@ -51,6 +51,7 @@ static struct {
     uint64_t boundary;               /* return address of the call into the target */
     volatile sig_atomic_t forked;    /* this process was forked by a target's case */
     uintptr_t stack_lo;              /* the low end of the case thread's stack (0: unknown) */
+    volatile sig_atomic_t reporting; /* a sanitizer is printing its report of the case */
     int atfork;                      /* the fork hook is registered (once per process) */
 } ex = {.channel = -1};
 
@@ -188,12 +189,24 @@ static void timed_out(void)
 static void on_timeout_signal(int sig)
 {
     (void)sig;
-    if (fgi_exec_on_case_thread())
+    if (fgi_exec_on_case_thread() && !ex.reporting)
         timed_out();
+}
+
+/* ASan's hook at the start of an error report (weak: a host's own wins). Printing and
+ * symbolising a report can take longer than a tight deadline; the case is already a crash,
+ * and a timeout fired meanwhile would make the class depend on the machine's speed. */
+__attribute__((weak)) void __asan_on_error(void);
+__attribute__((weak)) void __asan_on_error(void)
+{
+    if (fgi_exec_on_case_thread())
+        ex.reporting = 1;
 }
 
 void fgi_exec_timeout(const char *detail)
 {
+    if (ex.reporting)
+        return;
     snprintf(ex.timeout_detail, sizeof ex.timeout_detail, "%s", detail);
     if (!ex.active)
         return;
@@ -202,7 +215,7 @@ void fgi_exec_timeout(const char *detail)
      * from this thread after a grace period. */
     struct timespec grace = {2, 0};
     nanosleep(&grace, NULL);
-    if (ex.active)
+    if (ex.active && !ex.reporting)
         timed_out();
 }
 
@@ -364,6 +377,7 @@ fg_error fgi_exec_open(fgi_exec *e, const fg_target *t)
         pthread_attr_destroy(&attr);
     }
     ex.forked = 0;
+    ex.reporting = 0;
     ex.thread = pthread_self();
     ex.pid = getpid();
     ex.open = e;
