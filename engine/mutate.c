@@ -533,8 +533,10 @@ size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
 
 void fgi_mutate_describe(const fgi_mut *m, fgi_str *s)
 {
+    if (m->step)
+        fgi_str_add(s, m->step);
     for (unsigned i = 0; i < m->napplied; i++) {
-        if (i)
+        if (i || m->step)
             fgi_str_add(s, ",");
         fgi_str_add(s, fgi_mutators[m->applied[i]].name);
     }

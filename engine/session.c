@@ -16,6 +16,7 @@
 #include "corpus.h"
 #include "coverage.h"
 #include "dir.h"
+#include "domain.h"
 #include "known.h"
 #include "exec.h"
 #include "fdwatch.h"
@@ -344,7 +345,11 @@ static void generate_one(run *r, uint64_t k)
     r->mut.local = base->cmps;
     r->mut.nlocal = base->ncmps;
     fgi_bytes_context(&r->mut);
-    size = fgi_mutate(&r->mut, r->work, size, r->max_len);
+    if (r->t->domain) /* structured mutation blended with byte havoc (engine/domain.c) */
+        size = fgi_domain_mutate(r->t->domain, &r->mut, base->data, base->size, r->work,
+                                 size, r->max_len, NULL);
+    else
+        size = fgi_mutate(&r->mut, r->work, size, r->max_len);
     fgi_bytes_context(NULL);
     run_one(r, r->work, size, (int64_t)k, NULL, 0);
 }
@@ -491,6 +496,8 @@ static fg_error run_close(run *r, fg_error e, fg_outcome **out, int opened)
 fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
 {
     if (!s || !t || !t->run || !out)
+        return FG_EINVAL;
+    if (t->domain && fgi_domain_check(t->domain) != FG_OK) /* a half-declared domain */
         return FG_EINVAL;
     *out = NULL;
     run r;
