@@ -24,7 +24,10 @@ static void round_trip(const expr_tree *t, size_t size)
              at);
     FG_CHECK(expr_equal(t, t->root, &u, u.root), "the canonical text parses to another tree");
     size_t len2 = expr_print(&u, u.root, again, sizeof again);
-    FG_CHECK(len2 == len && memcmp(text, again, len) == 0,
+    size_t same = 0; /* a loop, not memcmp: see at_word in expr_lang.c */
+    while (same < len && same < len2 && text[same] == again[same])
+        same++;
+    FG_CHECK(len2 == len && same == len,
              "the canonical text of the canonical text differs (%zu bytes, then %zu)", len,
              len2);
 }

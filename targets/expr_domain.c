@@ -80,7 +80,11 @@ static uint64_t random_number(fg_rng *rng, uint64_t old)
     case 0: v = special[fg_rng_below(rng, sizeof special / sizeof special[0])]; break;
     case 1: v = old + (fg_rng_below(rng, 2) ? 1 : (uint64_t)-1); break;
     case 2: v = fg_rng_below(rng, 10); break;
-    default: v = fg_rng_u64(rng) >> (1 + fg_rng_below(rng, 63)); break;
+    default: { /* two draws, in an order C fixes (operands of >> are unsequenced) */
+        unsigned shift = 1 + (unsigned)fg_rng_below(rng, 63);
+        v = fg_rng_u64(rng) >> shift;
+        break;
+    }
     }
     return v & (uint64_t)INT64_MAX; /* a number is never negative: `-` is an operator */
 }

@@ -63,15 +63,25 @@ static int32_t add_node(parser *p, expr_node nd, unsigned height)
     return (int32_t)p->t->count++;
 }
 
+/* 1 when the text at the cursor starts with word. Byte by byte, not memcmp: the compiler
+ * may or may not turn a short memcmp into inline code, and an interposed memcmp feeds the
+ * comparison tables, so memcmp here would make gcc and clang runs of one seed differ. */
+static int at_word(const parser *p, const char *word)
+{
+    size_t i = 0;
+    for (; word[i]; i++)
+        if (p->pos + i >= p->n || p->s[p->pos + i] != (uint8_t)word[i])
+            return 0;
+    return 1;
+}
+
 /* The binary operator of precedence `level` at the cursor, consumed; -1 when none. */
 static int match_op(parser *p, unsigned level)
 {
     skip_space(p);
     for (int op = 0; op < EXPR_OP_COUNT; op++) {
-        size_t len = strlen(op_text[op]);
-        if (op_prec[op] == level && p->n - p->pos >= len &&
-            memcmp(p->s + p->pos, op_text[op], len) == 0) {
-            p->pos += len;
+        if (op_prec[op] == level && at_word(p, op_text[op])) {
+            p->pos += strlen(op_text[op]);
             return op;
         }
     }

@@ -485,7 +485,7 @@ FG_TEST(expr_domain_writes_what_it_reads)
     }
     expr_domain.free(other);
     CHECK(edits > 30000);
-    printf("  %u edits, %u values too deep for the parser\n", edits, too_deep);
+    CHECK(too_deep < 300); /* tall trees are allowed, but most values must still parse */
 }
 
 /* ---- reach: the domain against byte havoc alone --------------------------------------- */
@@ -555,12 +555,14 @@ static int finds(const fg_target *t, uint64_t seed, const char *cases, size_t *s
 }
 
 /* Same seeds, same case count, same signature: with the domain every run finds the bug,
- * with byte havoc alone (almost) none does. Measured (plain gcc build, 10 seeds): the
- * domain finds it in 6 of 10 runs at 500 cases and 10 of 10 at 1000; byte havoc in 0 of 10
- * up to 10000 cases, 2 at 20000, 5 at 50000. FGT_DEEP_CASES and FGT_DEEP_SEEDS re-measure. */
+ * with byte havoc alone (almost) none does. Measured over seeds 1..10 (docs/domains.md
+ * has the table): in a plain build the domain finds it in 10 of 10 runs from 1000 cases,
+ * byte havoc in 1 at 5000 cases and 5 at 50000; instrumented builds (coverage floods the
+ * corpus) need 5000 cases for 10 of 10 with the domain, and byte havoc finds it in at
+ * most 1 of 10 even at 50000. FGT_DEEP_CASES and FGT_DEEP_SEEDS re-measure. */
 FG_TEST(domain_reaches_deeper_than_byte_havoc)
 {
-    const char *cases = getenv("FGT_DEEP_CASES") ? getenv("FGT_DEEP_CASES") : "2000";
+    const char *cases = getenv("FGT_DEEP_CASES") ? getenv("FGT_DEEP_CASES") : "5000";
     unsigned seeds = getenv("FGT_DEEP_SEEDS") ? (unsigned)atoi(getenv("FGT_DEEP_SEEDS")) : 5;
     unsigned with = 0, without = 0;
     size_t corpus_with = 0, corpus_without = 0;
