@@ -42,7 +42,8 @@ LDLIBS_ALL := -lpthread -lm $(LDLIBS)
 
 MAIN_SRC   := engine/driver_main.c engine/libfuzzer_main.c
 ENGINE_SRC := $(filter-out $(MAIN_SRC),$(wildcard engine/*.c)) $(wildcard oracle/*.c)
-TARGET_SRC := $(wildcard targets/*.c)
+# targets/*.c: one target a file; targets/lib/: code several files of a target share.
+TARGET_SRC := $(wildcard targets/*.c) $(wildcard targets/lib/*.c)
 TEST_SRC   := $(wildcard test/test_*.c) test/check.c test/proc.c test/case.c
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/%.o)
 TARGET_OBJ := $(TARGET_SRC:%.c=$(B)/%.o)
@@ -154,8 +155,8 @@ LF_CC     ?= clang
 AFL_CC    ?= afl-clang-fast
 LF_CFLAGS ?= -g -O1
 LF_UNDER_TEST := engine/hex.c engine/options.c engine/mem.c engine/errors.c bridge/heap_libc.c
-LF_SRC := bridge/lf_adapter.c bridge/standalone.c $(LF_UNDER_TEST)
-LF_NAMES := $(TARGET_SRC:targets/%.c=%)
+LF_SRC := bridge/lf_adapter.c bridge/standalone.c $(LF_UNDER_TEST) $(wildcard targets/lib/*.c)
+LF_NAMES := $(patsubst targets/%.c,%,$(wildcard targets/*.c))
 COMMA := ,
 
 # $(call lf_build,compiler,fuzzer flags,output dir): every target, one binary each.

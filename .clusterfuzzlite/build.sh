@@ -15,6 +15,8 @@ TREE=${FUZZGATE_SRC:-$SRC/fuzzgate}
 CXX=${CXX:-$CC}
 cd "$TREE"
 under_test="engine/hex.c engine/options.c engine/mem.c engine/errors.c bridge/heap_libc.c"
+# Code several files of one target share (not targets of their own).
+under_test="$under_test $(echo targets/lib/*.c)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -9,6 +9,8 @@
  */
 #include "standalone.h"
 
+#include "rng.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,4 +104,27 @@ void fgb_run_seeds(const fg_target *t)
     fg_seeds seeds = {t};
     if (t->seed)
         t->seed(&seeds);
+}
+
+/* The Domains section, for a target that declares a domain: under libFuzzer or AFL++ the
+ * domain is not driven (the engine's sandwich is not there), but its callbacks must link.
+ * The random stream is the engine's own (engine/rng.h); byte mutation is libFuzzer's. */
+uint64_t fg_rng_u64(fg_rng *rng)
+{
+    return fgi_rng_next(rng);
+}
+
+uint64_t fg_rng_below(fg_rng *rng, uint64_t n)
+{
+    return n ? fgi_rng_below(rng, n) : 0;
+}
+
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
+
+size_t fg_mutate_bytes(fg_rng *rng, uint8_t *data, size_t size, size_t max_size)
+{
+    (void)rng;
+    if (size > max_size)
+        size = max_size;
+    return LLVMFuzzerMutate && max_size ? LLVMFuzzerMutate(data, size, max_size) : size;
 }

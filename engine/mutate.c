@@ -82,7 +82,10 @@ static size_t flip_bit(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
     (void)max;
     if (size == 0)
         return FGI_MUT_SKIP;
-    buf[fgi_rng_below(m->rng, size)] ^= (uint8_t)(1u << fgi_rng_below(m->rng, 8));
+    /* Two statements: the operands of ^= are unsequenced, and gcc and clang draw them in
+     * opposite orders, which made the same seed flip other bits under each compiler. */
+    size_t pos = (size_t)fgi_rng_below(m->rng, size);
+    buf[pos] ^= (uint8_t)(1u << fgi_rng_below(m->rng, 8));
     return size;
 }
 
@@ -533,8 +536,10 @@ size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
 
 void fgi_mutate_describe(const fgi_mut *m, fgi_str *s)
 {
+    if (m->step)
+        fgi_str_add(s, m->step);
     for (unsigned i = 0; i < m->napplied; i++) {
-        if (i)
+        if (i || m->step)
             fgi_str_add(s, ",");
         fgi_str_add(s, fgi_mutators[m->applied[i]].name);
     }

@@ -25,6 +25,8 @@ typedef struct fgi_mut {
     size_t nlocal;
     unsigned napplied;                /* mutators applied to the last fgi_mutate */
     uint8_t applied[FGI_MUT_STACK];   /* their indices into fgi_mutators, in order */
+    const char *step; /* the domain step that made the case ("domain_edit"), named
+                       * before the mutators; NULL for plain byte mutation (domain.c) */
 } fgi_mut;
 
 typedef size_t (*fgi_mutator_fn)(fgi_mut *m, uint8_t *buf, size_t size, size_t max);
@@ -58,7 +60,7 @@ FGI_HIDDEN size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max);
  * and LLVMFuzzerMutate while a case is built (bytes.c); NULL clears it. */
 FGI_HIDDEN void fgi_bytes_context(const fgi_mut *m);
 
-/* Appends "name,name,..." of the last fgi_mutate to s. */
+/* Appends "step,name,name,..." (the domain step, then the mutators) of the last case to s. */
 FGI_HIDDEN void fgi_mutate_describe(const fgi_mut *m, fgi_str *s);
 
 #endif

@@ -23,6 +23,7 @@
 #include "corpus.h"
 #include "coverage.h"
 #include "dir.h"
+#include "domain.h"
 #include "epoch.h"
 #include "exec.h"
 #include "fdwatch.h"
@@ -558,7 +559,11 @@ static void generate_one(run *r, uint64_t seq)
     r->mut.local = base->cmps;
     r->mut.nlocal = base->ncmps;
     fgi_bytes_context(&r->mut);
-    size = fgi_mutate(&r->mut, r->work, size, r->max_len);
+    if (r->t->domain) /* structured mutation blended with byte havoc (engine/domain.c) */
+        size = fgi_domain_mutate(r->t->domain, &r->mut, base->data, base->size, r->work,
+                                 size, r->max_len, NULL);
+    else
+        size = fgi_mutate(&r->mut, r->work, size, r->max_len);
     fgi_bytes_context(NULL);
     run_input(r, seq, r->work, size, 0);
 }
@@ -943,23 +948,26 @@ static void start_executor(run *r, unsigned j, uint64_t from)
 
 static void restart_after(run *r, unsigned j, uint64_t pos)
 {
-    if (r->err != FG_OK || interrupted)
-        return;
+    int going = r->err == FG_OK && !interrupted && !r->sup_stopping;
     uint64_t next = pos + 1, es = epoch_start(r, pos), ee = epoch_end(r, pos);
     if (r->jobs > 1) {
-        if (has_work(r, j, next, es, ee) && !r->sup_stopping)
+        /* Either it finishes its share of the epoch, or its share is done: the others
+         * wait for the epoch's end, which must come. */
+        if (going && has_work(r, j, next, es, ee))
             start_executor(r, j, next);
         else
             r->epoch_done++;
         return;
     }
+    if (!going)
+        return;
     if (next == ee) {
         /* The dead executor was on its epoch's last case: the epoch is complete. */
         if (next > r->reached)
             r->reached = next;
         merge_epoch(r);
     }
-    if (next < r->total && !r->sup_stopping)
+    if (next < r->total)
         start_executor(r, j, next);
 }
 
@@ -1312,6 +1320,8 @@ static void report_would_drop(run *r);
 fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
 {
     if (!s || !t || !t->run || !out)
+        return FG_EINVAL;
+    if (t->domain && fgi_domain_check(t->domain) != FG_OK) /* a half-declared domain */
         return FG_EINVAL;
     *out = NULL;
     run r;

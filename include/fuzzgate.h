@@ -196,17 +196,26 @@ size_t fg_mutate_bytes(fg_rng *rng, uint8_t *data, size_t size, size_t max_size)
  * bytes. The engine does the sandwich per generated case — read the corpus entry, apply
  * one mutate edit, write — and blends plain byte havoc into the same corpus, so inputs that
  * do not read as a value are still made and still mutated. Corpus files stay bytes.
- * Callbacks run outside any case (no oracle is armed) on the run thread.
+ * Callbacks run outside any case (no oracle is armed) on the run thread, and must be
+ * functions of their arguments and the rng alone (no clock, no addresses), or the run is
+ * no longer reproducible. read, write, mutate and free are required: fg_session_run
+ * refuses a target whose domain lacks one (FG_EINVAL). docs/domains.md has the details.
  *
- * max_len  the longest written input (0: the target's max_len); longer writes are dropped.
- * read     bytes -> a new value, or NULL when the bytes are not one.
+ * name     what the values are ("expr"), for people reading the target.
+ * max_len  the longest written input (0: the run's max_len; never above it); a value that
+ *          writes longer is not run: that case gets byte havoc instead.
+ * read     bytes -> a new value, or NULL when the bytes are not one. data is never NULL,
+ *          size may be 0.
  * write    value -> bytes into out[0..cap); returns the length it needs, so a return
  *          above cap means "did not fit" (the engine then uses byte havoc).
- * mutate   one edit of value in place; other is another corpus entry's value or NULL.
- *          Returns 0 when it changed nothing.
- * create   a fresh value from the rng (for an empty or unreadable base); NULL if it can't.
+ * mutate   one edit of value in place; other is another corpus entry's value (read for
+ *          this call, freed after it) or NULL. Returns 0 when it changed nothing (the case
+ *          then gets byte havoc). Called at most once per case.
+ * create   optional: a fresh value from the rng, used for half the cases whose base does
+ *          not read; NULL if it can't.
  * free     releases a value from read or create.
- * havoc_percent  share of generated cases that get byte havoc instead (0: 20).       */
+ * havoc_percent  share of generated cases that get byte havoc instead (0: 20; above 100:
+ *          100). There is no way to turn havoc off: it is what still makes the garbage. */
 typedef struct fg_domain {
     const char *name;
     size_t max_len;
