@@ -17,6 +17,16 @@ fg_outcome *fgi_outcome_new(const char *target)
     return o;
 }
 
+fg_outcome *fgi_outcome_skipped(const fg_target *t)
+{
+    fg_outcome *o = fgi_outcome_new(t->name);
+    if (o && !(o->skip = fgi_strdup(t->skip))) {
+        fg_outcome_free(o);
+        return NULL;
+    }
+    return o;
+}
+
 static void finding_clear(fg_finding *f)
 {
     fgi_free((void *)f->target);
@@ -144,6 +154,7 @@ void fg_outcome_free(fg_outcome *o)
         finding_clear(&o->findings[i]);
     fgi_free(o->findings);
     fgi_free(o->target);
+    fgi_free(o->skip);
     fgi_free(o);
 }
 
@@ -157,7 +168,12 @@ static size_t known_count(const fg_outcome *o)
 
 int fg_outcome_passed(const fg_outcome *o)
 {
-    return o && known_count(o) == o->nfindings;
+    return o && !o->skip && known_count(o) == o->nfindings;
+}
+
+const char *fg_outcome_skipped(const fg_outcome *o)
+{
+    return o ? o->skip : NULL;
 }
 
 uint64_t fg_outcome_cases(const fg_outcome *o)
@@ -189,6 +205,10 @@ void fg_outcome_print(const fg_outcome *o, FILE *out)
 {
     if (!o)
         return;
+    if (o->skip) {
+        fprintf(out, "%s: skipped: %s\n", o->target, o->skip);
+        return;
+    }
     size_t known = known_count(o);
     fprintf(out, "%s: %s %llu cases, corpus %zu, %zu finding%s", o->target,
             fg_outcome_passed(o) ? "PASS" : "FAIL", (unsigned long long)o->cases, o->corpus,

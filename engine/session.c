@@ -488,11 +488,25 @@ static fg_error run_close(run *r, fg_error e, fg_outcome **out, int opened)
     return FG_OK;
 }
 
+/* A target that cannot run in this build: an outcome that says so, and nothing run. */
+static fg_error skipped(fg_session *s, const fg_target *t, fg_outcome **out, int report)
+{
+    if (!(*out = fgi_outcome_skipped(t)))
+        return FG_ENOMEM;
+    if (report)
+        fgi_report_add(s, *out);
+    return FG_OK;
+}
+
 fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
 {
-    if (!s || !t || !t->run || !out)
+    if (!s || !t || !out)
         return FG_EINVAL;
     *out = NULL;
+    if (t->skip)
+        return skipped(s, t, out, 1);
+    if (!t->run)
+        return FG_EINVAL;
     run r;
     double start = now_s();
     fg_error e = run_open(&r, s, t);
@@ -524,9 +538,13 @@ fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
 fg_error fg_session_replay(fg_session *s, const fg_target *t, const char *path,
                            fg_outcome **out)
 {
-    if (!s || !t || !t->run || !path || !out)
+    if (!s || !t || !path || !out)
         return FG_EINVAL;
     *out = NULL;
+    if (t->skip)
+        return skipped(s, t, out, 0);
+    if (!t->run)
+        return FG_EINVAL;
     uint8_t *data;
     size_t size;
     fg_error e = fgi_file_read(path, (size_t)64 << 20, &data, &size);

@@ -307,3 +307,9 @@ static uint64_t reject_run(const uint8_t *d, size_t n)
     return fg_sig(n, n ? d[0] : 0);
 }
 FG_TARGET(planted_reject, .run = reject_run, .what = "fg_reject on every input")
+
+/* A target this build cannot run (as the Brotli targets are without libbrotli-dev): it is
+ * listed, printed as skipped and counted apart from passed and failed; its body is never
+ * called, so it has none. */
+FG_TARGET(planted_skipped, .what = "a target built without what it needs",
+          .skip = "built without the planted dependency (a test)")

@@ -359,3 +359,50 @@ FG_TEST(gate_rejected_inputs_are_not_kept)
     CHECK(strstr(r.out, "corpus 1,") != NULL);
     fgt_run_free(&r);
 }
+
+/* A target built without what it needs (planted_skipped, or the Brotli targets without
+ * libbrotli-dev) is listed, printed as skipped and counted apart: never a pass, never a
+ * failure, never silent. The closing line names the skips only when there are some. */
+FG_TEST(gate_skipped_target_is_listed_and_counted_apart)
+{
+    scratch s;
+    scratch_open(&s, "test-planted");
+    fgt_run r;
+    run_gate(&s, &r, NULL, "planted_skipped", NULL, NULL);
+    CHECK(r.exited && r.code == 0);
+    CHECK(strcmp(r.out, "planted_skipped: skipped: built without the planted dependency (a "
+                        "test)\n0 passed, 0 failed, 1 skipped\n") == 0);
+    char path[400];
+    snprintf(path, sizeof path, "%s/report.json", s.findings);
+    char *report = fgt_slurp(path, NULL);
+    CHECK(report && strstr(report, "{\"name\": \"planted_skipped\", \"status\": \"skipped\", "
+                                   "\"skip\": \"built without the planted dependency (a "
+                                   "test)\"}") != NULL);
+    free(report);
+    fgt_run_free(&r);
+
+    run_gate(&s, &r, NULL, "--targets=planted_skipped,planted_clean", "--cases=50", NULL);
+    CHECK(r.exited && r.code == 0);
+    CHECK(strstr(r.out, "planted_clean: PASS 50 cases") != NULL);
+    CHECK(strstr(r.out, "\n1 passed, 0 failed, 1 skipped\n") != NULL);
+    fgt_run_free(&r);
+    run_gate(&s, &r, NULL, "--targets=planted_skipped,planted_check", NULL, NULL);
+    CHECK(r.exited && r.code == 1);
+    CHECK(strstr(r.out, "\n0 passed, 1 failed, 1 skipped\n") != NULL);
+    fgt_run_free(&r);
+
+    run_gate(&s, &r, NULL, "--list", NULL, NULL);
+    CHECK(strstr(r.out, "a target built without what it needs (skipped: built without the "
+                        "planted dependency (a test))\n") != NULL);
+    fgt_run_free(&r);
+
+    /* Nothing to replay with: a usage error, not a pass. */
+    char file[400];
+    snprintf(file, sizeof file, "%s/input", s.root);
+    CHECK(fgt_write(file, "x", 1) == 0);
+    run_gate(&s, &r, NULL, "planted_skipped", file, NULL);
+    CHECK(r.exited && r.code == 2);
+    CHECK(strstr(r.out, "planted_skipped: skipped: ") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
+}
