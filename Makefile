@@ -5,6 +5,8 @@
 #   make fuzz            a depth run of every built-in target (FUZZ_SECONDS each, live status)
 #   make bench           cases/s vs libFuzzer, the oracles' cost, malloc/free pair cost (~2 min)
 #   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer
+#   make brotli-seeds    larger generated seeds for the Brotli targets in build/brotli-seeds/
+#                        (deterministic, not committed; tools/brotli_seeds.c)
 #   make install         PREFIX=/usr/local DESTDIR=
 #   make docs            regenerate docs/cli.md from engine/options.def
 #
@@ -15,6 +17,10 @@
 #   INSTRUMENT=1         build the targets (targets/, test/planted*.c) with compiler coverage:
 #                        gcc -fsanitize-coverage=trace-pc, clang inline-8bit-counters,pc-table,
 #                        both with trace-cmp and -fno-builtin (so memcmp & co. are calls)
+#   BROTLI=0             build as if libbrotli-dev were missing: the Brotli oracle is left out
+#                        and the Brotli targets print "skipped: built without brotli ..."
+#                        (default: use Brotli when pkg-config finds libbrotlienc and
+#                        libbrotlidec; BROTLI=1 makes a missing Brotli an error)
 # Test-only switches: none yet; the fault-injection hooks are always compiled in and only
 # tests call them.
 
@@ -22,6 +28,7 @@ CC       ?= cc
 OPT      ?= -O2
 SANITIZE ?=
 INSTRUMENT ?=
+BROTLI   ?=
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 FUZZ_SECONDS ?= 60
@@ -34,6 +41,23 @@ ifneq ($(SANITIZE),)
 CFLAGS_ALL += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS_ALL += -fsanitize=$(SANITIZE)
 endif
+
+# The Google Brotli reference oracle (oracle/brotli.c, include/fuzzgate_brotli.h) and the
+# Brotli targets, when the development files are there. FG_HAVE_BROTLI is on every object's
+# command line, so it is in the flags stamp: switching BROTLI rebuilds everything.
+ifneq ($(BROTLI),0)
+HAVE_BROTLI := $(shell pkg-config --exists libbrotlienc libbrotlidec 2>/dev/null && echo 1)
+endif
+ifeq ($(BROTLI),1)
+ifneq ($(HAVE_BROTLI),1)
+$(error BROTLI=1, but pkg-config finds no libbrotlienc and libbrotlidec (install libbrotli-dev))
+endif
+endif
+ifeq ($(HAVE_BROTLI),1)
+CFLAGS_ALL += -DFG_HAVE_BROTLI=1 $(shell pkg-config --cflags libbrotlienc libbrotlidec)
+BROTLI_LIBS := $(shell pkg-config --libs libbrotlienc libbrotlidec)
+endif
+
 CFLAGS_ALL += $(CFLAGS)
 LDFLAGS_ALL += $(LDFLAGS)
 LDLIBS_ALL := -lpthread -lm $(LDLIBS)
@@ -46,11 +70,12 @@ TARGET_OBJ := $(TARGET_SRC:%.c=$(B)/%.o)
 TEST_OBJ   := $(TEST_SRC:%.c=$(B)/%.o)
 MAIN_OBJ   := $(B)/engine/driver_main.o
 
-.PHONY: all check unit gate fuzz bench bench-find install clean docs
+.PHONY: all check unit gate fuzz bench bench-find brotli-seeds install clean docs
 all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/fuzzgate
 
 # Rebuild everything when the compiler or flags change.
-FLAGS_LINE := $(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) SANITIZE=$(SANITIZE) INSTRUMENT=$(INSTRUMENT)
+FLAGS_LINE := $(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) SANITIZE=$(SANITIZE) INSTRUMENT=$(INSTRUMENT) \
+              BROTLI=$(HAVE_BROTLI)
 $(B)/flags.stamp: FORCE
 	@mkdir -p $(B)
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(FLAGS_LINE)' ]; then echo '$(FLAGS_LINE)' > $@; fi
@@ -80,7 +105,8 @@ COVFLAGS := -fsanitize-coverage=trace-pc,trace-cmp -fno-builtin
 # trace-pc calls back per edge, so executed edges can be counted (a deterministic budget)
 EDGE_BUDGET := 1
 endif
-$(TARGET_OBJ) $(B)/test/planted.o $(B)/test/planted_zlib.o: CFLAGS_ALL += $(COVFLAGS)
+$(TARGET_OBJ) $(B)/test/planted.o $(B)/test/planted_zlib.o $(B)/test/planted_brotli.o: \
+	CFLAGS_ALL += $(COVFLAGS)
 endif
 
 $(B)/libfuzzgate.a: $(ENGINE_OBJ)
@@ -91,7 +117,8 @@ $(B)/libfuzzgate_main.a: $(MAIN_OBJ)
 
 # Target objects are linked directly: from an archive the linker would drop them.
 $(B)/fuzzgate: $(TARGET_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $(TARGET_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a $(LDLIBS_ALL)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(TARGET_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a $(BROTLI_LIBS) \
+		$(LDLIBS_ALL)
 
 # A target over a real library with global state, when the system has zlib: the heap
 # oracles must find nothing in it. Without zlib the test says it skipped, and why.
@@ -100,21 +127,28 @@ ifeq ($(HAVE_ZLIB),1)
 $(B)/test/planted_zlib.o: CFLAGS_ALL += -DFGT_HAVE_ZLIB=1 $(shell pkg-config --cflags zlib)
 ZLIB_LIBS := $(shell pkg-config --libs zlib)
 endif
-PLANTED_OBJ := $(B)/test/planted.o $(B)/test/planted_zlib.o
+PLANTED_OBJ := $(B)/test/planted.o $(B)/test/planted_zlib.o $(B)/test/planted_brotli.o
 
 $(B)/test-planted: $(PLANTED_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(PLANTED_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a $(ZLIB_LIBS) \
-		$(LDLIBS_ALL)
+		$(BROTLI_LIBS) $(LDLIBS_ALL)
 
 $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a $(LDLIBS_ALL)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a $(BROTLI_LIBS) \
+		$(LDLIBS_ALL)
 
 check: unit gate
 
-unit: all $(B)/test-unit $(B)/test-planted
+unit: all $(B)/test-unit $(B)/test-planted $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
 	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
-	CC="$(CC)" SANITIZE="$(SANITIZE)" B="$(B)" sh test/install.sh
+	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" sh test/install.sh
+ifeq ($(HAVE_BROTLI),1)
+	@# The generated seeds stay seeds the Brotli targets pass.
+	rm -rf $(B)/brotli-seeds && $(B)/brotli-seeds-gen $(B)/brotli-seeds
+	$(B)/fuzzgate --corpus=$(B)/brotli-seeds --findings=$(B)/seed-findings --cases=0 \
+		brotli_decode,brotli_roundtrip,brotli_stream
+endif
 
 # The gate: every built-in target over its committed corpus plus the default case count.
 gate: $(B)/fuzzgate
@@ -130,12 +164,25 @@ bench: all
 bench-find: all
 	CC="$(CC)" B="$(B)" OPT="$(OPT)" sh bench/find.sh
 
+brotli-seeds: $(B)/brotli-seeds-gen
+	rm -rf $(B)/brotli-seeds && $(B)/brotli-seeds-gen $(B)/brotli-seeds
+
+$(B)/brotli-seeds-gen: tools/brotli_seeds.c $(B)/flags.stamp
+ifeq ($(HAVE_BROTLI),1)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ tools/brotli_seeds.c $(BROTLI_LIBS)
+else
+	@echo "brotli-seeds: built without brotli (install libbrotli-dev)"; exit 1
+endif
+
 docs: $(B)/test-unit
 	$(B)/test-unit --cli-md > docs/cli.md
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/fuzzgate.h $(DESTDIR)$(PREFIX)/include/
+ifeq ($(HAVE_BROTLI),1)
+	install -m 644 include/fuzzgate_brotli.h $(DESTDIR)$(PREFIX)/include/
+endif
 	install -m 644 $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(DESTDIR)$(PREFIX)/lib/
 	sed -e 's|@PREFIX@|$(PREFIX)|' fuzzgate.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fuzzgate.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' fuzzgate-main.pc.in > \
