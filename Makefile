@@ -5,6 +5,8 @@
 #   make fuzz            a depth run of every built-in target (FUZZ_SECONDS each, live status)
 #   make bench           cases/s vs libFuzzer, the oracles' cost, malloc/free pair cost (~2 min)
 #   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer
+#   make brotli-seeds    larger generated seeds for the Brotli targets in build/brotli-seeds/
+#                        (deterministic, not committed; tools/brotli_seeds.c)
 #   make install         PREFIX=/usr/local DESTDIR=
 #   make docs            regenerate docs/cli.md from engine/options.def
 #   make libfuzzer       every built-in target as a clang -fsanitize=fuzzer,address binary
@@ -17,6 +19,10 @@
 #   INSTRUMENT=1         build the targets (targets/, test/planted*.c) with compiler coverage:
 #                        gcc -fsanitize-coverage=trace-pc, clang inline-8bit-counters,pc-table,
 #                        both with trace-cmp and -fno-builtin (so memcmp & co. are calls)
+#   BROTLI=0             build as if libbrotli-dev were missing: the Brotli oracle is left out
+#                        and the Brotli targets print "skipped: built without brotli ..."
+#                        (default: use Brotli when pkg-config finds libbrotlienc and
+#                        libbrotlidec; BROTLI=1 makes a missing Brotli an error)
 # Test-only switches: none yet; the fault-injection hooks are always compiled in and only
 # tests call them.
 
@@ -24,6 +30,7 @@ CC       ?= cc
 OPT      ?= -O2
 SANITIZE ?=
 INSTRUMENT ?=
+BROTLI   ?=
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 FUZZ_SECONDS ?= 60
@@ -36,6 +43,23 @@ ifneq ($(SANITIZE),)
 CFLAGS_ALL += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS_ALL += -fsanitize=$(SANITIZE)
 endif
+
+# The Google Brotli reference oracle (oracle/brotli.c, include/fuzzgate_brotli.h) and the
+# Brotli targets, when the development files are there. FG_HAVE_BROTLI is on every object's
+# command line, so it is in the flags stamp: switching BROTLI rebuilds everything.
+ifneq ($(BROTLI),0)
+HAVE_BROTLI := $(shell pkg-config --exists libbrotlienc libbrotlidec 2>/dev/null && echo 1)
+endif
+ifeq ($(BROTLI),1)
+ifneq ($(HAVE_BROTLI),1)
+$(error BROTLI=1, but pkg-config finds no libbrotlienc and libbrotlidec (install libbrotli-dev))
+endif
+endif
+ifeq ($(HAVE_BROTLI),1)
+CFLAGS_ALL += -DFG_HAVE_BROTLI=1 $(shell pkg-config --cflags libbrotlienc libbrotlidec)
+BROTLI_LIBS := $(shell pkg-config --libs libbrotlienc libbrotlidec)
+endif
+
 CFLAGS_ALL += $(CFLAGS)
 LDFLAGS_ALL += $(LDFLAGS)
 LDLIBS_ALL := -lpthread -lm $(LDLIBS)
@@ -51,11 +75,12 @@ TEST_OBJ   := $(TEST_SRC:%.c=$(B)/%.o)
 MAIN_OBJ   := $(B)/engine/driver_main.o
 LF_MAIN_OBJ := $(B)/engine/libfuzzer_main.o
 
-.PHONY: all check unit gate fuzz bench bench-find install clean docs libfuzzer afl
+.PHONY: all check unit gate fuzz bench bench-find brotli-seeds install clean docs libfuzzer afl
 all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a $(B)/fuzzgate
 
 # Rebuild everything when the compiler or flags change.
-FLAGS_LINE := $(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) SANITIZE=$(SANITIZE) INSTRUMENT=$(INSTRUMENT)
+FLAGS_LINE := $(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) SANITIZE=$(SANITIZE) INSTRUMENT=$(INSTRUMENT) \
+              BROTLI=$(HAVE_BROTLI)
 $(B)/flags.stamp: FORCE
 	@mkdir -p $(B)
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(FLAGS_LINE)' ]; then echo '$(FLAGS_LINE)' > $@; fi
@@ -85,7 +110,8 @@ COVFLAGS := -fsanitize-coverage=trace-pc,trace-cmp -fno-builtin
 # trace-pc calls back per edge, so executed edges can be counted (a deterministic budget)
 EDGE_BUDGET := 1
 endif
-$(TARGET_OBJ) $(B)/test/planted.o $(B)/test/planted_zlib.o: CFLAGS_ALL += $(COVFLAGS)
+$(TARGET_OBJ) $(B)/test/planted.o $(B)/test/planted_zlib.o $(B)/test/planted_brotli.o: \
+	CFLAGS_ALL += $(COVFLAGS)
 endif
 
 $(B)/libfuzzgate.a: $(ENGINE_OBJ)
@@ -100,7 +126,8 @@ $(B)/libfuzzgate_libfuzzer.a: $(LF_MAIN_OBJ)
 
 # Target objects are linked directly: from an archive the linker would drop them.
 $(B)/fuzzgate: $(TARGET_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $(TARGET_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a $(LDLIBS_ALL)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(TARGET_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a $(BROTLI_LIBS) \
+		$(LDLIBS_ALL)
 
 # A target over a real library with global state, when the system has zlib: the heap
 # oracles must find nothing in it. Without zlib the test says it skipped, and why.
@@ -109,11 +136,11 @@ ifeq ($(HAVE_ZLIB),1)
 $(B)/test/planted_zlib.o: CFLAGS_ALL += -DFGT_HAVE_ZLIB=1 $(shell pkg-config --cflags zlib)
 ZLIB_LIBS := $(shell pkg-config --libs zlib)
 endif
-PLANTED_OBJ := $(B)/test/planted.o $(B)/test/planted_zlib.o
+PLANTED_OBJ := $(B)/test/planted.o $(B)/test/planted_zlib.o $(B)/test/planted_brotli.o
 
 $(B)/test-planted: $(PLANTED_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(PLANTED_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a $(ZLIB_LIBS) \
-		$(LDLIBS_ALL)
+		$(BROTLI_LIBS) $(LDLIBS_ALL)
 
 # A libFuzzer harness with planted bugs under fuzzgate's libFuzzer driver.
 $(B)/test-lf: $(B)/test/lf_planted.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
@@ -121,16 +148,24 @@ $(B)/test-lf: $(B)/test/lf_planted.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzga
 		$(B)/libfuzzgate.a $(LDLIBS_ALL)
 
 $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a $(LDLIBS_ALL)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a $(BROTLI_LIBS) \
+		$(LDLIBS_ALL)
 
 check: unit gate
 
-unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf
+unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
 	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
-	CC="$(CC)" SANITIZE="$(SANITIZE)" B="$(B)" sh test/install.sh
+	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" sh test/install.sh
 	B="$(B)" sh test/libfuzzer.sh
-	sh test/clusterfuzzlite.sh
+	BROTLI="$(HAVE_BROTLI)" sh test/clusterfuzzlite.sh
+ifeq ($(HAVE_BROTLI),1)
+	@# The generated seeds stay seeds the Brotli targets pass.
+	rm -rf $(B)/brotli-seeds && $(B)/brotli-seeds-gen $(B)/brotli-seeds
+	@# (as --corpus-out, a resumed run's inputs: not a committed corpus, so no budget)
+	$(B)/fuzzgate --corpus-out=$(B)/brotli-seeds --findings=$(B)/seed-findings --cases=0 \
+		brotli_decode,brotli_roundtrip,brotli_stream
+endif
 
 # The gate: every built-in target over its committed corpus plus the default case count.
 gate: $(B)/fuzzgate
@@ -157,6 +192,13 @@ LF_CFLAGS ?= -g -O1
 LF_UNDER_TEST := engine/hex.c engine/options.c engine/mem.c engine/errors.c bridge/heap_libc.c
 LF_SRC := bridge/lf_adapter.c bridge/standalone.c $(LF_UNDER_TEST) $(wildcard targets/lib/*.c)
 LF_NAMES := $(patsubst targets/%.c,%,$(wildcard targets/*.c))
+# The Brotli targets with the Brotli oracle, or not at all (a skipped target has no body).
+ifeq ($(HAVE_BROTLI),1)
+LF_SRC += oracle/brotli.c -DFG_HAVE_BROTLI=1 $(shell pkg-config --cflags libbrotlienc libbrotlidec)
+LF_LIBS := $(BROTLI_LIBS)
+else
+LF_NAMES := $(filter-out brotli_%,$(LF_NAMES))
+endif
 COMMA := ,
 
 # $(call lf_build,compiler,fuzzer flags,output dir): every target, one binary each.
@@ -165,7 +207,8 @@ define lf_build
 	@for t in $(LF_NAMES); do \
 		echo "  $(1) $(3)/$$t"; \
 		$(1) $(LF_CFLAGS) $(2) -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Ibridge -Iengine \
-			-Ioracle -DFG_LF_TARGET=$$t targets/$$t.c $(LF_SRC) -o $(3)/$$t -lm || exit 1; \
+			-Ioracle -DFG_LF_TARGET=$$t targets/$$t.c $(LF_SRC) -o $(3)/$$t $(LF_LIBS) -lm \
+			|| exit 1; \
 	done
 endef
 
@@ -181,12 +224,25 @@ afl:
 		"or AFL_CC=... names it)"; exit 1; }
 	$(call lf_build,$(AFL_CC),-fsanitize=fuzzer,$(B)/afl)
 
+brotli-seeds: $(B)/brotli-seeds-gen
+	rm -rf $(B)/brotli-seeds && $(B)/brotli-seeds-gen $(B)/brotli-seeds
+
+$(B)/brotli-seeds-gen: tools/brotli_seeds.c $(B)/flags.stamp
+ifeq ($(HAVE_BROTLI),1)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ tools/brotli_seeds.c $(BROTLI_LIBS)
+else
+	@echo "brotli-seeds: built without brotli (install libbrotli-dev)"; exit 1
+endif
+
 docs: $(B)/test-unit
 	$(B)/test-unit --cli-md > docs/cli.md
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/fuzzgate.h $(DESTDIR)$(PREFIX)/include/
+ifeq ($(HAVE_BROTLI),1)
+	install -m 644 include/fuzzgate_brotli.h $(DESTDIR)$(PREFIX)/include/
+endif
 	install -m 644 $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a \
 		$(DESTDIR)$(PREFIX)/lib/
 	sed -e 's|@PREFIX@|$(PREFIX)|' fuzzgate.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fuzzgate.pc

@@ -17,6 +17,15 @@ cd "$TREE"
 under_test="engine/hex.c engine/options.c engine/mem.c engine/errors.c bridge/heap_libc.c"
 # Code several files of one target share (not targets of their own).
 under_test="$under_test $(echo targets/lib/*.c)"
+# The Brotli targets need the Brotli oracle and library (libbrotli-dev in the Dockerfile);
+# without them they are not built.
+brotli_cflags= brotli_libs= brotli=0
+if pkg-config --exists libbrotlienc libbrotlidec 2>/dev/null; then
+    brotli=1
+    brotli_cflags="-DFG_HAVE_BROTLI=1 $(pkg-config --cflags libbrotlienc libbrotlidec)"
+    brotli_libs=$(pkg-config --libs libbrotlienc libbrotlidec)
+    under_test="$under_test oracle/brotli.c"
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -39,17 +48,18 @@ PY
 
 for src in targets/*.c; do
     name=$(basename "$src" .c)
+    case $name in brotli_*) [ $brotli = 1 ] || { echo "build.sh: $name skipped (no brotli)"; continue; } ;; esac
     objs=
     i=0
     for c in "$src" bridge/lf_adapter.c bridge/standalone.c $under_test; do
         i=$((i + 1))
         o="$work/$name-$i.o"
         $CC $CFLAGS -std=c11 -D_GNU_SOURCE -Iinclude -Ibridge -Iengine -Ioracle \
-            -DFG_LF_TARGET="$name" -c "$c" -o "$o"
+            $brotli_cflags -DFG_LF_TARGET="$name" -c "$c" -o "$o"
         objs="$objs $o"
     done
     # The engine's link, as OSS-Fuzz asks: $CXX with $LIB_FUZZING_ENGINE last.
-    $CXX $CFLAGS $objs -o "$OUT/$name" $LIB_FUZZING_ENGINE -lm
+    $CXX $CFLAGS $objs -o "$OUT/$name" $LIB_FUZZING_ENGINE $brotli_libs -lm
     if [ -d "corpus/$name" ]; then
         mkdir -p "$work/seed-$name"
         for f in corpus/"$name"/*; do

@@ -55,9 +55,15 @@ static fg_error select_targets(const char *names, FILE *out, const fg_target ***
     return FG_OK;
 }
 
-/* Runs each selected target and prints its summary. Returns 0 all passed, 1 some
- * failed, 2 engine or usage error. */
-static int gate(fg_session *s, const char *names, FILE *out, size_t *passed, size_t *failed)
+/* The counts behind the closing line. A skipped target (built without what it needs) is
+ * neither a pass nor a failure: it is counted, and named on its own line. */
+typedef struct tally {
+    size_t passed, failed, skipped;
+} tally;
+
+/* Runs each selected target and prints its summary. Returns 0 all passed or skipped, 1
+ * some failed, 2 engine or usage error. */
+static int gate(fg_session *s, const char *names, FILE *out, tally *count)
 {
     const fg_target **sel;
     size_t n;
@@ -70,7 +76,7 @@ static int gate(fg_session *s, const char *names, FILE *out, size_t *passed, siz
         e = fg_session_run(s, sel[i], &o);
         if (e != FG_OK) {
             fprintf(out, "%s: ERROR %s\n", sel[i]->name, fg_strerror(e));
-            (*failed)++;
+            count->failed++;
             status = 2;
             continue;
         }
@@ -84,7 +90,9 @@ static int gate(fg_session *s, const char *names, FILE *out, size_t *passed, siz
         /* The committed corpus stays small: past its budget the target fails. */
         fgi_str msg = {0}, dir = {0};
         fgi_str_addf(&dir, "%s/%s", s->opt.corpus, sel[i]->name);
-        int over = dir.failed ? -1 : fgi_budget_check(sel[i]->name, dir.buf, &msg);
+        int over = fg_outcome_skipped(o) ? 0
+                   : dir.failed          ? -1
+                                         : fgi_budget_check(sel[i]->name, dir.buf, &msg);
         if (over)
             fprintf(out, "%s: %s %s\n", sel[i]->name, over > 0 ? "FAIL" : "ERROR",
                     fgi_str_cstr(&msg));
@@ -92,10 +100,12 @@ static int gate(fg_session *s, const char *names, FILE *out, size_t *passed, siz
         fgi_str_free(&dir);
         if (over < 0)
             status = 2;
-        if (fg_outcome_passed(o) && over == 0) {
-            (*passed)++;
+        if (fg_outcome_skipped(o)) {
+            count->skipped++;
+        } else if (fg_outcome_passed(o) && over == 0) {
+            count->passed++;
         } else {
-            (*failed)++;
+            count->failed++;
             if (status == 0)
                 status = 1;
         }
@@ -138,8 +148,8 @@ int fg_gate_run(const char *names, const fg_options *opt, FILE *out)
         fprintf(out, "fuzzgate: %s\n", fg_strerror(e));
         return 2;
     }
-    size_t passed = 0, failed = 0;
-    int status = gate(s, names && *names ? names : s->opt.targets, out, &passed, &failed);
+    tally count = {0, 0, 0};
+    int status = gate(s, names && *names ? names : s->opt.targets, out, &count);
     fg_session_free(s);
     return status;
 }
@@ -149,6 +159,10 @@ static int replay_files(fg_session *s, const char *name, int nfiles, char **file
     const fg_target *t = fg_target_find(name);
     if (!t) {
         fprintf(stderr, "fuzzgate: no target named '%s' (see --list)\n", name);
+        return 2;
+    }
+    if (t->skip) {
+        fprintf(stdout, "%s: skipped: %s (nothing to replay with)\n", t->name, t->skip);
         return 2;
     }
     int status = 0;
@@ -195,7 +209,8 @@ int fg_main(int argc, char **argv)
     } else if (opt->v.list) {
         for (size_t i = 0; i < fg_target_count(); i++) {
             const fg_target *t = fg_target_at(i);
-            printf("%-24s %s\n", t->name, t->what ? t->what : "");
+            printf("%-24s %s%s%s%s\n", t->name, t->what ? t->what : "",
+                   t->skip ? " (skipped: " : "", t->skip ? t->skip : "", t->skip ? ")" : "");
         }
     } else {
         fg_error e;
@@ -219,11 +234,14 @@ int fg_main(int argc, char **argv)
             } else if (npos >= 2) {
                 status = replay_files(s, argv[1], npos - 1, argv + 2);
             } else {
-                size_t passed = 0, failed = 0;
-                status = gate(s, npos == 1 ? argv[1] : s->opt.targets, stdout, &passed,
-                              &failed);
-                if (status != 2 || passed + failed)
-                    printf("%zu passed, %zu failed\n", passed, failed);
+                tally count = {0, 0, 0};
+                status = gate(s, npos == 1 ? argv[1] : s->opt.targets, stdout, &count);
+                if (status != 2 || count.passed + count.failed + count.skipped) {
+                    printf("%zu passed, %zu failed", count.passed, count.failed);
+                    if (count.skipped) /* the line stays "N passed, N failed" when none is */
+                        printf(", %zu skipped", count.skipped);
+                    printf("\n");
+                }
                 int sig = fgi_session_interrupted();
                 if (sig)
                     status = 128 + sig; /* the shell's convention for a signal */

@@ -18,6 +18,16 @@ fg_outcome *fgi_outcome_new(const char *target)
     return o;
 }
 
+fg_outcome *fgi_outcome_skipped(const fg_target *t)
+{
+    fg_outcome *o = fgi_outcome_new(t->name);
+    if (o && !(o->skip = fgi_strdup(t->skip))) {
+        fg_outcome_free(o);
+        return NULL;
+    }
+    return o;
+}
+
 static void finding_clear(fg_finding *f)
 {
     fgi_free((void *)f->target);
@@ -180,6 +190,7 @@ void fg_outcome_free(fg_outcome *o)
     fgi_free(o->seqs);
     fgi_free(o->first_case);
     fgi_free(o->target);
+    fgi_free(o->skip);
     fgi_free(o);
 }
 
@@ -289,7 +300,12 @@ size_t fgi_outcome_known(const fg_outcome *o)
 
 int fg_outcome_passed(const fg_outcome *o)
 {
-    return o && fgi_outcome_known(o) == o->nfindings;
+    return o && !o->skip && fgi_outcome_known(o) == o->nfindings;
+}
+
+const char *fg_outcome_skipped(const fg_outcome *o)
+{
+    return o ? o->skip : NULL;
 }
 
 uint64_t fg_outcome_cases(const fg_outcome *o)
@@ -321,6 +337,10 @@ void fg_outcome_print(const fg_outcome *o, FILE *out)
 {
     if (!o)
         return;
+    if (o->skip) {
+        fprintf(out, "%s: skipped: %s\n", o->target, o->skip);
+        return;
+    }
     size_t known = fgi_outcome_known(o);
     fprintf(out, "%s: %s %llu cases, corpus %zu, %zu finding%s", o->target,
             fg_outcome_passed(o) ? "PASS" : "FAIL", (unsigned long long)o->cases, o->corpus,

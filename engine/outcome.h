@@ -28,6 +28,7 @@ typedef struct fgi_series {
 
 struct fg_outcome {
     char *target;          /* owned */
+    char *skip;            /* owned: the target's .skip when the run was skipped, else NULL */
     uint64_t cases;        /* generated cases run */
     size_t replayed;       /* corpus files, seeds and the empty input run first */
     size_t corpus;         /* inputs kept at the end */
@@ -59,6 +60,8 @@ FGI_HIDDEN void fgi_outcome_sort(fg_outcome *o);
 /* Sets the stored path and replay command of a finding (copies). */
 FGI_HIDDEN int fgi_outcome_set_path(fg_finding *f, const char *path, const char *program);
 FGI_HIDDEN fg_outcome *fgi_outcome_new(const char *target);
+/* The outcome of a target that does not run in this build (t->skip set): nothing ran. */
+FGI_HIDDEN fg_outcome *fgi_outcome_skipped(const fg_target *t);
 /* Marks a finding known (reason copied); a NULL reason does nothing. */
 FGI_HIDDEN int fgi_outcome_set_known(fg_finding *f, const char *reason);
 

@@ -12,7 +12,10 @@
  *                 "saturated": false,
  *                 "findings": [{"class": "check-...", "kind": "check", "count": 3,
  *                               "size": 7, "origin": "case 812", "detail": "...",
- *                               "file": "fuzzgate-findings/hex/check-....bin"}]}]}
+ *                               "file": "fuzzgate-findings/hex/check-....bin"}]},
+ *                {"name": "brotli_decode", "status": "skipped",
+ *                 "skip": "built without brotli (install libbrotli-dev)"}]}
+ * A skipped target (its .skip set) has no counts here and no entry in timing.json.
  */
 #include "session.h"
 
@@ -42,6 +45,12 @@ void fgi_report_add(fg_session *s, const fg_outcome *o)
         fgi_str_add(r, ",\n");
     fgi_str_add(r, "    {\"name\": ");
     json_string(r, o->target);
+    if (o->skip) {
+        fgi_str_add(r, ", \"status\": \"skipped\", \"skip\": ");
+        json_string(r, o->skip);
+        fgi_str_add(r, "}");
+        return; /* nothing ran: no counts, no times */
+    }
     fgi_str_addf(r,
                  ", \"status\": \"%s\", \"replayed\": %zu, \"cases\": %llu, \"corpus\": %zu, "
                  "\"signatures\": %zu, \"features\": %zu, \"kept\": %llu, \"novelty\": %.4f, "

@@ -1317,13 +1317,27 @@ static fg_error replay_bytes(fg_session *s, const fg_target *t, const char *orig
 static void minimize_findings(fg_session *s, const fg_target *t, fg_outcome *o);
 static void report_would_drop(run *r);
 
+/* A target that cannot run in this build: an outcome that says so, and nothing run. */
+static fg_error skipped(fg_session *s, const fg_target *t, fg_outcome **out, int report)
+{
+    if (!(*out = fgi_outcome_skipped(t)))
+        return FG_ENOMEM;
+    if (report)
+        fgi_report_add(s, *out);
+    return FG_OK;
+}
+
 fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
 {
-    if (!s || !t || !t->run || !out)
+    if (!s || !t || !out)
         return FG_EINVAL;
     if (t->domain && fgi_domain_check(t->domain) != FG_OK) /* a half-declared domain */
         return FG_EINVAL;
     *out = NULL;
+    if (t->skip)
+        return skipped(s, t, out, 1);
+    if (!t->run)
+        return FG_EINVAL;
     run r;
     fg_error e = run_open(&r, s, t);
     if (e == FG_OK)
@@ -1354,6 +1368,8 @@ fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
 static fg_error replay_bytes(fg_session *s, const fg_target *t, const char *origin,
                              const uint8_t *data, size_t size, int probe, fg_outcome **out)
 {
+    if (t->skip || !t->run)
+        return FG_EINVAL;
     run r;
     fg_error e = run_open(&r, s, t);
     uint8_t *copy = fgi_memdup(data, size ? size : 1);
@@ -1378,9 +1394,13 @@ static fg_error replay_bytes(fg_session *s, const fg_target *t, const char *orig
 fg_error fg_session_replay(fg_session *s, const fg_target *t, const char *path,
                            fg_outcome **out)
 {
-    if (!s || !t || !t->run || !path || !out)
+    if (!s || !t || !path || !out)
         return FG_EINVAL;
     *out = NULL;
+    if (t->skip)
+        return skipped(s, t, out, 0);
+    if (!t->run)
+        return FG_EINVAL;
     uint8_t *data;
     size_t size;
     fg_error e = fgi_file_read(path, (size_t)64 << 20, &data, &size);
@@ -1616,6 +1636,8 @@ int fgi_session_merge(fg_session *s, const fg_target *t, const char *out_dir, in
  * must still land in its class; one that no longer does means the fix landed. */
 int fgi_session_check_known(fg_session *s, const fg_target *t, FILE *out)
 {
+    if (t->skip)
+        return 0;
     fgi_known known = {0};
     fgi_str path = {0};
     fgi_str_addf(&path, "%s/%s/known.txt", s->opt.corpus, t->name);

@@ -50,6 +50,10 @@ struct fg_domain;
  *            input is kept for novelty (docs/signatures.md says when).
  * domain     structured mutation (NULL: byte mutation only); see "Domains".
  * flags      reserved, 0.
+ * skip       why this target cannot run in this build, e.g. "built without brotli
+ *            (install libbrotli-dev)"; NULL: it runs. A skipped target stays registered
+ *            and listed; every run prints "NAME: skipped: REASON", counts it apart from
+ *            passed and failed, and never calls its body (.run may then be NULL).
  * file, line filled in by FG_TARGET.                                                    */
 typedef struct fg_target {
     const char *name;
@@ -62,6 +66,7 @@ typedef struct fg_target {
     int unguided;
     const struct fg_domain *domain;
     unsigned flags;
+    const char *skip;
     const char *file;
     int line;
 } fg_target;
@@ -349,14 +354,17 @@ fg_error fg_session_replay(fg_session *s, const fg_target *t, const char *path,
 fg_error fg_session_write_reports(fg_session *s);
 
 void fg_outcome_free(fg_outcome *o);
-int fg_outcome_passed(const fg_outcome *o);       /* 1 when every finding is known */
+int fg_outcome_passed(const fg_outcome *o);       /* 1 when it ran and every finding is known */
+/* The target's .skip reason when the run was skipped (borrowed from the outcome), else
+ * NULL. A skipped outcome has not passed, has not failed, and ran nothing. */
+const char *fg_outcome_skipped(const fg_outcome *o);
 uint64_t fg_outcome_cases(const fg_outcome *o);   /* generated cases run */
 size_t fg_outcome_replayed(const fg_outcome *o);  /* corpus files + seeds replayed */
 size_t fg_outcome_corpus(const fg_outcome *o);    /* inputs kept at the end */
 size_t fg_outcome_finding_count(const fg_outcome *o); /* distinct classes */
 const fg_finding *fg_outcome_finding(const fg_outcome *o, size_t index);
-/* The per-target summary line ("tlv: PASS 20000 cases, corpus 14, 0 findings"), with one
- * indented line per finding; written to out. */
+/* The per-target summary line ("tlv: PASS 20000 cases, corpus 14, 0 findings", or
+ * "tlv: skipped: REASON"), with one indented line per finding; written to out. */
 void fg_outcome_print(const fg_outcome *o, FILE *out);
 
 /* ===================================================================================== */
@@ -366,13 +374,14 @@ void fg_outcome_print(const fg_outcome *o, FILE *out);
 /* Runs the gate inside any test program: the targets named in the comma-separated list
  * `names` (NULL or "" = all registered), with opt (NULL = defaults plus the FUZZGATE_*
  * environment, so FUZZGATE_SECONDS turns a unit test into a depth run). Prints each
- * target's summary to out. Returns 0 when every target passed, 1 when any failed, 2 on a
- * usage or engine error (message on out). Does not exit, does not print a closing line:
- * the host's test runner owns that. */
+ * target's summary to out. Returns 0 when every target passed or was skipped, 1 when any
+ * failed, 2 on a usage or engine error (message on out). Does not exit, does not print a
+ * closing line: the host's test runner owns that. */
 int fg_gate_run(const char *names, const fg_options *opt, FILE *out);
 
 /* The whole fuzzgate command line: options, --list, --help, a gate over the selected
- * targets, or `PROG TARGET FILE...` to replay files. Returns the exit status: 0 passed,
+ * targets (closing with "N passed, N failed", then ", N skipped" when any target was
+ * skipped), or `PROG TARGET FILE...` to replay files. Returns the exit status: 0 passed,
  * 1 findings, 2 usage or engine error. Link libfuzzgate_main.a (or call this from your
  * own main) to get a driver. */
 int fg_main(int argc, char **argv);

@@ -16,7 +16,8 @@ bad() { echo "install: FAILED: $1"; fails=$((fails + 1)); }
 B=${B:-build}
 stage=$(pwd)/$B/stage
 rm -rf "$stage"
-make -s install B="$B" CC="$CC" SANITIZE="${SANITIZE:-}" DESTDIR="$stage" PREFIX=/usr \
+make -s install B="$B" CC="$CC" SANITIZE="${SANITIZE:-}" BROTLI="${BROTLI:-}" \
+    DESTDIR="$stage" PREFIX=/usr \
     >/dev/null || { echo "install: make install failed"; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/fg-outside-XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -123,6 +124,28 @@ if mk test_rle >/dev/null 2>&1; then
         bad "example with the planted bug: status $st"
 else
     bad "building examples/rle against the install failed"
+fi
+
+# A user's target over the Brotli oracle, when this is a Brotli build (its header is
+# installed with the library then, and only then).
+if [ -f "$stage/usr/include/fuzzgate_brotli.h" ]; then
+    cp test/outside/app_brotli.c "$work/"
+    bflags=$(PKG_CONFIG_PATH= PKG_CONFIG_SYSROOT_DIR= pkg-config --cflags --libs libbrotlienc \
+        libbrotlidec)
+    if (cd "$work" && $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS app_brotli.c $flags $bflags \
+            -o app_brotli); then
+        (cd "$work" && ./app_brotli --findings=f --cases=300 app_brotli >out 2>err)
+        st=$?
+        [ $st -eq 0 ] && grep -q '^app_brotli: PASS 300 cases' "$work/out" &&
+            ok "a target of its own calls the Brotli oracle" || bad "app_brotli: status $st"
+    else
+        bad "building the outside Brotli target failed"
+    fi
+elif [ "${BROTLI:-}" != 0 ] && PKG_CONFIG_PATH= pkg-config --exists libbrotlienc libbrotlidec \
+        2>/dev/null; then
+    bad "a Brotli build installed no fuzzgate_brotli.h"
+else
+    ok "no Brotli, no fuzzgate_brotli.h"
 fi
 
 echo "install: $fails failed"

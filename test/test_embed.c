@@ -68,3 +68,46 @@ FG_TEST(embed_session_api_gives_findings_as_values)
     fg_options_free(opt);
     fgt_rmrf(root);
 }
+
+/* A target that cannot run in this build: the session gives an outcome that says so and
+ * ran nothing. It has not passed (fg_outcome_passed is 0), it has no finding, and
+ * report.json marks it "skipped". */
+FG_TEST(embed_skipped_target_is_an_outcome_of_its_own)
+{
+    static const fg_target skipped = {.name = "embed_skipped", .skip = "built without it"};
+    static const fg_target bodiless = {.name = "embed_bodiless"};
+    char root[256], findings[300];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(findings, sizeof findings, "%s/f", root);
+    fg_options *opt = fg_options_new();
+    CHECK(fg_options_set(opt, "findings", findings) == FG_OK);
+    fg_error e;
+    fg_session *s = fg_session_new(opt, &e);
+    CHECK(s != NULL);
+    fg_outcome *o = NULL;
+    CHECK(fg_session_run(s, &skipped, &o) == FG_OK);
+    CHECK(!fg_outcome_passed(o));
+    CHECK_STR(fg_outcome_skipped(o), "built without it");
+    CHECK_EQ_U(fg_outcome_cases(o), 0);
+    CHECK_EQ_U(fg_outcome_replayed(o), 0);
+    CHECK(fg_outcome_finding(o, 0) == NULL);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    fg_outcome_print(o, out);
+    fclose(out);
+    CHECK_STR(text, "embed_skipped: skipped: built without it\n");
+    free(text);
+    fg_outcome_free(o);
+    CHECK(fg_session_run(s, &bodiless, &o) == FG_EINVAL); /* neither a body nor a reason */
+    CHECK(fg_session_write_reports(s) == FG_OK);
+    char path[400];
+    snprintf(path, sizeof path, "%s/report.json", findings);
+    char *report = fgt_slurp(path, NULL);
+    CHECK(report && strstr(report, "\"name\": \"embed_skipped\", \"status\": \"skipped\"") != NULL);
+    free(report);
+    CHECK(fg_outcome_skipped(NULL) == NULL);
+    fg_session_free(s);
+    fg_options_free(opt);
+    fgt_rmrf(root);
+}

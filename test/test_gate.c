@@ -371,3 +371,116 @@ FG_TEST(gate_rejected_inputs_are_not_kept)
     CHECK(strstr(r.out, "corpus 1,") != NULL);
     fgt_run_free(&r);
 }
+
+/* A target built without what it needs (planted_skipped, or the Brotli targets without
+ * libbrotli-dev) is listed, printed as skipped and counted apart: never a pass, never a
+ * failure, never silent. The closing line names the skips only when there are some. */
+FG_TEST(gate_skipped_target_is_listed_and_counted_apart)
+{
+    scratch s;
+    scratch_open(&s, "test-planted");
+    fgt_run r;
+    run_gate(&s, &r, NULL, "planted_skipped", NULL, NULL);
+    CHECK(r.exited && r.code == 0);
+    CHECK(strcmp(r.out, "planted_skipped: skipped: built without the planted dependency (a "
+                        "test)\n0 passed, 0 failed, 1 skipped\n") == 0);
+    char path[400];
+    snprintf(path, sizeof path, "%s/report.json", s.findings);
+    char *report = fgt_slurp(path, NULL);
+    CHECK(report && strstr(report, "{\"name\": \"planted_skipped\", \"status\": \"skipped\", "
+                                   "\"skip\": \"built without the planted dependency (a "
+                                   "test)\"}") != NULL);
+    free(report);
+    fgt_run_free(&r);
+
+    run_gate(&s, &r, NULL, "--targets=planted_skipped,planted_clean", "--cases=50", NULL);
+    CHECK(r.exited && r.code == 0);
+    CHECK(strstr(r.out, "planted_clean: PASS 50 cases") != NULL);
+    CHECK(strstr(r.out, "\n1 passed, 0 failed, 1 skipped\n") != NULL);
+    fgt_run_free(&r);
+    run_gate(&s, &r, NULL, "--targets=planted_skipped,planted_check", NULL, NULL);
+    CHECK(r.exited && r.code == 1);
+    CHECK(strstr(r.out, "\n0 passed, 1 failed, 1 skipped\n") != NULL);
+    fgt_run_free(&r);
+
+    run_gate(&s, &r, NULL, "--list", NULL, NULL);
+    CHECK(strstr(r.out, "a target built without what it needs (skipped: built without the "
+                        "planted dependency (a test))\n") != NULL);
+    fgt_run_free(&r);
+
+    /* Nothing to replay with: a usage error, not a pass. */
+    char file[400];
+    snprintf(file, sizeof file, "%s/input", s.root);
+    CHECK(fgt_write(file, "x", 1) == 0);
+    run_gate(&s, &r, NULL, "planted_skipped", file, NULL);
+    CHECK(r.exited && r.code == 2);
+    CHECK(strstr(r.out, "planted_skipped: skipped: ") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
+}
+
+/* The Brotli targets are in every build: run with libbrotli-dev, listed as skipped (and
+ * why) without it. make check BROTLI=0 builds the second kind. */
+FG_TEST(gate_brotli_targets_run_or_say_why_not)
+{
+    scratch s;
+    scratch_open(&s, "fuzzgate");
+    char findings[320];
+    snprintf(findings, sizeof findings, "--findings=%s", s.findings);
+    char *argv[] = {s.prog, "--corpus=corpus", findings, "--cases=100",
+                    "brotli_decode,brotli_roundtrip,brotli_stream", NULL};
+    fgt_run r;
+    CHECK(fgt_spawn(argv, NULL, &r) == 0);
+    CHECK(r.exited && r.code == 0);
+#ifdef FG_HAVE_BROTLI
+    CHECK(strstr(r.out, "brotli_decode: PASS 100 cases") != NULL);
+    CHECK(strstr(r.out, "brotli_roundtrip: PASS 100 cases") != NULL);
+    CHECK(strstr(r.out, "brotli_stream: PASS 100 cases") != NULL);
+    CHECK(strstr(r.out, "\n3 passed, 0 failed\n") != NULL);
+#else
+    CHECK(strcmp(r.out, "brotli_decode: skipped: built without brotli (install libbrotli-dev)\n"
+                        "brotli_roundtrip: skipped: built without brotli (install "
+                        "libbrotli-dev)\n"
+                        "brotli_stream: skipped: built without brotli (install libbrotli-dev)\n"
+                        "0 passed, 0 failed, 3 skipped\n") == 0);
+    printf("  (built without brotli: the Brotli targets say they skipped)\n");
+#endif
+    if (!r.exited || r.code != 0)
+        printf("%s%s", r.out, r.err);
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
+}
+
+/* A Brotli decoder wrapper that drops the last byte when the output fills its chunk is
+ * caught by the differential and round-trip invariants within the default case count (its
+ * seeds pass); the same wrapper without the bug passes the whole gate. */
+FG_TEST(gate_broken_brotli_wrapper_is_caught_and_its_twin_passes)
+{
+#ifdef FG_HAVE_BROTLI
+    expect_finding("planted_brotli_drop", "check", 0);
+    expect_clean("planted_brotli_clean");
+#else
+    printf("  skipped: built without brotli (install libbrotli-dev)\n");
+#endif
+}
+
+/* A wrapper whose output buffer grows with the stream: the bomb seed is an amplification
+ * finding at the wrapper's own realloc, not an out-of-memory. */
+FG_TEST(gate_brotli_bomb_is_amplification_not_oom)
+{
+#ifdef FG_HAVE_BROTLI
+    scratch s;
+    scratch_open(&s, "test-planted");
+    fgt_run r;
+    run_gate(&s, &r, NULL, "planted_brotli_bomb", "--cases=0", NULL);
+    CHECK(r.exited && r.code == 1);
+    CHECK(strstr(r.out, "planted_brotli_bomb: FAIL 0 cases") != NULL);
+    CHECK(strstr(r.out, "  amplification amplification-") != NULL);
+    CHECK(strstr(r.out, "seed #0): an allocation of ") != NULL);
+    CHECK(strstr(r.out, "(at test-planted+0x") != NULL); /* the wrapper, not Brotli */
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
+#else
+    printf("  skipped: built without brotli (install libbrotli-dev)\n");
+#endif
+}
