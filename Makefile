@@ -147,13 +147,18 @@ $(B)/test-lf: $(B)/test/lf_planted.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzga
 	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/lf_planted.o $(B)/libfuzzgate_libfuzzer.a \
 		$(B)/libfuzzgate.a $(LDLIBS_ALL)
 
+# The same driver with a harness that brings its own LLVMFuzzerCustomMutator.
+$(B)/test-lf-custom: $(B)/test/lf_custom.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/lf_custom.o $(B)/libfuzzgate_libfuzzer.a \
+		$(B)/libfuzzgate.a $(LDLIBS_ALL)
+
 $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a $(BROTLI_LIBS) \
 		$(LDLIBS_ALL)
 
 check: unit gate
 
-unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
+unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-custom $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
 	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
 	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" sh test/install.sh
