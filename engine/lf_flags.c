@@ -203,6 +203,11 @@ static int libfuzzer_flag(fgi_lf_config *c, parse_state *p, const char *arg, int
             int rc = set_option(c, r->name, "fork", v ? "1" : "0", log);
             return rc || v < 2 ? rc : set_option(c, r->name, "jobs", value, log);
         }
+        if (strcmp(r->option, "jobs") == 0 && v > 1) { /* executors need the supervisor */
+            int rc = set_option(c, r->name, "fork", "1", log);
+            if (rc)
+                return rc;
+        }
         return set_option(c, r->name, r->option, value, log);
     case LF_OPTION:
         FG_ASSERT(fgi_lf_option_exists(r->option));
