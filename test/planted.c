@@ -229,7 +229,7 @@ static uint64_t hang_run(const uint8_t *d, size_t n)
         spin++;
     return shape(d, n);
 }
-FG_TARGET(planted_hang, .run = hang_run, .what = "an infinite loop", .time_ms = 300)
+FG_TARGET(planted_hang, .run = hang_run, .what = "an infinite loop", .time_ms = 100)
 
 static uint64_t slow_run(const uint8_t *d, size_t n)
 {
