@@ -254,14 +254,25 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
     if (fgi_exec_on_case_thread()) {
         frames_n = fgi_frames_capture(uctx, ex.boundary, frames, FGI_FRAMES);
         frames_sanitizer = 0;
-        /* A fault just below the stack is an overflow. Where in the recursing function
-         * it faults varies; the return addresses above it do not, so they name it. */
+        /* A fault just below the stack is an overflow. */
         uintptr_t at = info ? (uintptr_t)info->si_addr : 0;
         int overflow = (sig == SIGSEGV || sig == SIGBUS) && ex.stack_lo && at &&
                        at + (1u << 20) >= ex.stack_lo && at < ex.stack_lo + (64u << 10);
         if (overflow && frames_n > 1) {
-            memmove(frames, frames + 1, (frames_n - 1) * sizeof frames[0]);
-            frames_n--;
+            /* The recursion's own call site is the return address seen most often; where
+             * the guard page is hit (the body, or a callback it calls) is not the bug. */
+            unsigned best = 1, most = 0;
+            for (unsigned i = 1; i < frames_n; i++) {
+                unsigned n = 0;
+                for (unsigned j = 1; j < frames_n; j++)
+                    n += frames[j] == frames[i];
+                if (n > most) {
+                    most = n;
+                    best = i;
+                }
+            }
+            frames[0] = frames[best];
+            frames_n = 1;
         }
         char what[96];
         fgi_sink w = {.fd = -1}; /* no snprintf: this is a signal handler */
