@@ -176,8 +176,8 @@ unsigned long fgi_exec_cases_started(int *active)
 static void timed_out(void)
 {
     store_running("timeout", ex.timeout_detail,
-                  "timed out; an in-process run cannot take the case back, so this process "
-                  "ends with status 1");
+                  "timed out; the case cannot be taken back, so this process ends with "
+                  "status 1");
     /* Flush the summaries printed so far, unless the stuck target holds stdout. */
     if (ftrylockfile(stdout) == 0) {
         fflush_unlocked(stdout);

@@ -3,9 +3,9 @@
  * This is the one place oracles are armed and disarmed: no crash (fatal signals, exit(),
  * FG_CHECK/fg_fail, writes to the read-only input), no amplification and no retention
  * (oracle/heap.c), bounded time (watchdog.c, started by the session). A case ends in one of the
- * statuses below; a fatal signal does not return here at all — the finding is stored from
- * the handler through the one store path (finding.h) and the process dies with the
- * signal, which is what a supervising parent will observe.
+ * statuses below; a fatal signal does not return here at all — the finding goes from the
+ * handler to the supervisor (an executor, fgi_exec_attach) or through the one store path
+ * (finding.h, --no-fork), and the process dies with the signal.
  */
 #ifndef FG_EXEC_H
 #define FG_EXEC_H
@@ -71,7 +71,8 @@ FGI_HIDDEN void fgi_exec_store_running(const char *kind, const char *detail,
 
 /* The watchdog's verdict: stores a `timeout` finding with this detail from the case's
  * own thread (by signal; from the caller after a grace period if that fails) and ends the
- * process with status 1. Returns only if no case is running. */
+ * process (executor or --no-fork run) with status 1. Returns only if no case is running,
+ * or when a sanitizer is printing the case's report (the case is a crash already). */
 FGI_HIDDEN void fgi_exec_timeout(const char *detail);
 
 /* "SIGSEGV (invalid memory access)" and the like: a static string. Signal-safe. */

@@ -14,8 +14,8 @@ typedef struct fgi_watchdog fgi_watchdog;
  * The run thread never reads a clock for it: the watchdog samples the exec's case counter
  * every tick and times, with the monotonic clock, how long one case has been running. A
  * case past its deadline is stored as a `timeout` finding from the case's own thread
- * (fgi_exec_timeout), and the process ends with status 1 (an in-process run cannot take
- * the case back). NULL when the thread cannot start. */
+ * (fgi_exec_timeout), and the process ends with status 1 (the case cannot be taken back:
+ * a supervised run starts a new executor, a --no-fork run ends). NULL when the thread cannot start. */
 FGI_HIDDEN fgi_watchdog *fgi_watchdog_start(unsigned time_ms, unsigned slow_ms);
 /* Stops and joins the thread; returns the number of slow cases it saw (timing only). */
 FGI_HIDDEN unsigned long fgi_watchdog_stop(fgi_watchdog *w, unsigned *slowest_ms);
