@@ -115,12 +115,27 @@ void fgi_sink_hexbytes(fgi_sink *k, const uint8_t *p, size_t n)
 
 /* ---- classes ------------------------------------------------------------------------ */
 
+/* Signal-safe, and not through the interposed strcmp. */
+static int is_timeout(const char *kind)
+{
+    static const char t[] = "timeout";
+    size_t i = 0;
+    while (kind && t[i] && kind[i] == t[i])
+        i++;
+    return kind && t[i] == '\0' && kind[i] == '\0';
+}
+
 void fgi_finding_classify(fgi_finding_rec *f)
 {
     uint64_t h = 0xcbf29ce484222325ULL;
-    const char *parts[3] = {f->kind, f->target, f->class_key ? f->class_key : f->detail};
+    /* A timeout is one class per target: which clock ended the case (the watchdog's, the
+     * edge budget, the supervisor's) and how far it got say nothing about which hang it
+     * is, and depend on the machine's load. */
+    int timeout = is_timeout(f->kind);
+    const char *key = timeout ? "" : f->class_key ? f->class_key : f->detail;
+    const char *parts[3] = {f->kind, f->target, key};
     /* The site (file:line of a check) is hashed as it is: its digits are the class. */
-    for (const char *s = f->site ? f->site : ""; *s; s++) {
+    for (const char *s = f->site && !timeout ? f->site : ""; *s; s++) {
         h ^= (unsigned char)*s;
         h *= 0x100000001b3ULL;
     }
