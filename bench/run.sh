@@ -238,14 +238,15 @@ timed() {
     rate "$N" 0 "$(cpu_secs)" >>"$OUT/$ROW.cpu"
 }
 
-# One fuzzgate run of binary $1, target $2, $3 cases, as row $4: every option that shapes
-# it is given, so no FUZZGATE_* variable in the environment (FUZZGATE_SECONDS above all)
-# can turn it into something else. Also appends timing.json's rate to $OUT/$4.self.
+# One fuzzgate run of binary $1, target $2, $3 cases, as row $4, with extra flag $5 (say
+# --no-fork; none: supervised, the default): every option that shapes it is given, so no
+# FUZZGATE_* variable in the environment (FUZZGATE_SECONDS above all) can turn it into
+# something else. Also appends timing.json's rate to $OUT/$4.self.
 run_fuzzgate() {
     rm -rf "$FG_CORPUS" "$FG_FINDINGS"
     mkdir -p "$FG_CORPUS"
     LOG=$B/bench-$4.log N=$3 ROW=$4
-    timed "$1" --targets="$2" --cases="$3" --seconds=0 --seed="$SEED" \
+    timed "$1" ${5:+"$5"} --targets="$2" --cases="$3" --seconds=0 --seed="$SEED" \
         --max-len=0 --no-verbose --corpus="$FG_CORPUS" --findings="$FG_FINDINGS"
     grep -q "\"cases\": $3, \"corpus\"" "$FG_FINDINGS/report.json" ||
         die "$1 did not run $3 cases; see $FG_FINDINGS/report.json"
@@ -285,9 +286,11 @@ run_pairs_main() {
 # The pair target; its CPU ns a pair are (its CPU time a case - the empty target's, from
 # this round's run) / K.
 run_pairs_case() {
-    run_fuzzgate "$PAIR_BIN" bench_malloc_pair "$PAIR_CASES" incase
+    # In one process: the target's batch clock is read at its exit, which an executor
+    # (ended with _exit) never reaches.
+    run_fuzzgate "$PAIR_BIN" bench_malloc_pair "$PAIR_CASES" incase --no-fork
     pair_ns "$B/bench-incase.log" $((PAIR_CASES * K)) incase
-    awk -v p="$(tail -n 1 "$OUT/incase.cpu")" -v e="$(tail -n 1 "$OUT/fg.cpu")" -v k="$K" \
+    awk -v p="$(tail -n 1 "$OUT/incase.cpu")" -v e="$(tail -n 1 "$OUT/fgnf.cpu")" -v k="$K" \
         'BEGIN { printf "%.2f\n", (1e9 / p - 1e9 / e) / k }' >>"$OUT/incase.cpuns"
 }
 
@@ -295,7 +298,7 @@ run_pairs_case() {
 # a case, to $OUT/$4.armed, $4.never and $4.cost, and its block size to $OUT/$4.block.
 # Too few cases for a pair of blocks leave the files absent (the tables say so).
 run_ab() {
-    run_fuzzgate "$1" "$2" "$3" "$4"
+    run_fuzzgate "$1" "$2" "$3" "$4" --no-fork
     grep -q '^bench-ab: ' "$B/bench-$4.log" || die "no bench-ab line in $B/bench-$4.log"
     line_ab=$(grep '^bench-ab: .* cost ' "$B/bench-$4.log" | tail -n 1)
     [ -n "$line_ab" ] || return 0
@@ -350,14 +353,16 @@ echo "bench: per run: cases/s by CPU time (wall clock in parentheses); ns a pair
 i=1
 while [ "$i" -le "$REPS" ]; do
     run_fuzzgate "$FG_BIN" bench_empty "$CASES" fg
-    line=$(printf '  run %d/%d: fuzzgate %s (%s)' "$i" "$REPS" "$(last fg.cpu)" "$(last fg.wall)")
+    run_fuzzgate "$FG_BIN" bench_empty "$CASES" fgnf --no-fork
+    line=$(printf '  run %d/%d: fuzzgate %s (%s), --no-fork %s (%s)' "$i" "$REPS" \
+        "$(last fg.cpu)" "$(last fg.wall)" "$(last fgnf.cpu)" "$(last fgnf.wall)")
     if [ -z "$LF_SKIP" ]; then
         run_libfuzzer
         line="$line, libFuzzer $(last lf.cpu) ($(last lf.wall))"
     fi
     if [ -z "$OLD_SKIP" ]; then
         run_fuzzgate "$OLD_BIN" bench_empty "$CASES" old
-        cost_last fg.cpu old.cpu oldcost
+        cost_last fgnf.cpu old.cpu oldcost
         line="$line, $OLD_REV $(last old.cpu) ($(last old.wall))"
     fi
     echo "$line"
@@ -399,12 +404,16 @@ row3() {
 echo
 echo "empty target body: cases/s, median of $REPS runs"
 row3 engine "cpu time" "wall clock" "own timing"
-row3 "fuzzgate, all oracles on (as built)" "$(med fg.cpu)" "$(med fg.wall)" "$(med fg.self)"
+row3 "fuzzgate, supervised (the default)" "$(med fg.cpu)" "$(med fg.wall)" "$(med fg.self)"
+row3 "fuzzgate --no-fork (one process)" "$(med fgnf.cpu)" "$(med fgnf.wall)" "$(med fgnf.self)"
 if [ -z "$LF_SKIP" ]; then
     row3 libFuzzer "$(med lf.cpu)" "$(med lf.wall)" -
     awk -v a="$(med fg.cpu)" -v b="$(med lf.cpu)" -v c="$(med fg.wall)" -v d="$(med lf.wall)" \
         'BEGIN { printf "  ratio fuzzgate / libFuzzer: %.2f by cpu time, %.2f by wall clock\n",
                  a / b, c / d }'
+    awk -v a="$(med fgnf.cpu)" -v b="$(med lf.cpu)" -v c="$(med fgnf.wall)" \
+        -v d="$(med lf.wall)" 'BEGIN { printf "  ratio fuzzgate --no-fork / libFuzzer: %.2f by cpu \
+time, %.2f by wall clock\n", a / b, c / d }'
 else
     echo "  ratio fuzzgate / libFuzzer: not measured (libFuzzer side skipped: $LF_SKIP)"
 fi
@@ -412,7 +421,7 @@ fi
 echo
 echo "what the oracles cost an empty case: cases/s, median of $REPS runs"
 row3 engine "cpu time" "wall clock" "own timing"
-row3 "current, all oracles on (as built)" "$(med fg.cpu)" "$(med fg.wall)" "$(med fg.self)"
+row3 "current --no-fork, all oracles on" "$(med fgnf.cpu)" "$(med fgnf.wall)" "$(med fgnf.self)"
 [ -n "$OLD_SKIP" ] ||
     row3 "$OLD_REV, signature only (older engine)" "$(med old.cpu)" "$(med old.wall)" \
         "$(med old.self)"
@@ -434,7 +443,7 @@ if [ -z "$AB_SKIP" ]; then
 else
     echo "    on/off in one process: not measured ($AB_SKIP)"
 fi
-awk -v a="$(med arm.ns %.2f)" -v r="$(med fg.cpu)" 'BEGIN {
+awk -v a="$(med arm.ns %.2f)" -v r="$(med fgnf.cpu)" 'BEGIN {
     printf "    arm + disarm called alone: %.1f (median batch / 64), %.1f%% of an", a, a * r / 1e7
     printf " empty case as built\n" }'
 

@@ -1058,6 +1058,7 @@ static void supervise(run *r)
     sigemptyset(&ign.sa_mask);
     sigaction(SIGPIPE, &ign, &old);
     if (r->jobs == 1) {
+        fgi_sup_batch(r->sup, 1000); /* nobody waits on the supervisor: read in batches */
         start_executor(r, 0, 0);
         supervise_while(r, always);
     } else {

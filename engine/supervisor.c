@@ -42,6 +42,7 @@ struct fgi_sup {
     double last_watch;
     size_t out_used;
     unsigned long long out_dropped;
+    unsigned batch_us;
     executor ex[];
 };
 
@@ -245,6 +246,11 @@ int fgi_sup_is_running(const fgi_sup *s, unsigned j)
     return s->ex[j].pid != 0;
 }
 
+void fgi_sup_batch(fgi_sup *s, unsigned us)
+{
+    s->batch_us = us;
+}
+
 void fgi_sup_stop(fgi_sup *s)
 {
     for (unsigned j = 0; j < s->jobs; j++)
@@ -416,6 +422,12 @@ void fgi_sup_step(fgi_sup *s)
         }
     }
     int r = poll(fds, n, WATCH_EVERY_MS);
+    if (r > 0 && s->batch_us) {
+        /* Let more arrive: a wake-up per message would cost the supervisor's core more
+         * than the executor spends on a chunk of a cheap target. */
+        struct timespec t = {0, (long)s->batch_us * 1000};
+        nanosleep(&t, NULL);
+    }
     for (unsigned i = 0; r > 0 && i < n; i++) {
         if (!fds[i].revents)
             continue;

@@ -56,6 +56,11 @@ FGI_HIDDEN void fgi_sup_close_cmd(fgi_sup *s, unsigned j);
 /* Whether executor j is running. */
 FGI_HIDDEN int fgi_sup_is_running(const fgi_sup *s, unsigned j);
 
+/* After a step that read messages, wait `us` microseconds before the next, so messages
+ * are read in batches (fewer wake-ups for the supervisor's core). Only for runs where no
+ * executor waits on the supervisor (one executor: it merges its epochs itself). */
+FGI_HIDDEN void fgi_sup_batch(fgi_sup *s, unsigned us);
+
 /* Asks every executor to stop at its next chunk boundary. */
 FGI_HIDDEN void fgi_sup_stop(fgi_sup *s);
 
