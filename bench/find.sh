@@ -137,7 +137,9 @@ run_one() {
     case $1 in
     fuzzgate-*)
         rc=0
-        $CAP "$D/$1" --seed="$3" --cases="$CASES" --seconds=0 --max-len=0 --dict= \
+        # --no-fork: in one process the first crash ends the run, as it ends libFuzzer's
+        # (a supervised run would go on to the budget).
+        $CAP "$D/$1" --no-fork --seed="$3" --cases="$CASES" --seconds=0 --max-len=0 --dict= \
             --timeout-ms=0 --no-verbose --corpus="$CORPUS" --findings="$OUT" \
             "find_$2" >"$log" 2>&1 || rc=$?
         t1=$(now)
