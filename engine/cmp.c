@@ -152,6 +152,15 @@ void fgi_cmp_pool_add(const fgi_cmp_int *ints, size_t nints, const fgi_cmp_str *
     }
 }
 
+/* How many of a ring's latest pairs, recorded since mark, a copy of capacity cap takes. */
+static unsigned long since_count(unsigned long total, unsigned long mark, unsigned long ring,
+                                 size_t cap)
+{
+    unsigned long n = total - mark;
+    n = n < ring ? n : ring;
+    return n < cap ? n : (unsigned long)cap;
+}
+
 unsigned long fgi_cmp_mark_strs(void)
 {
     return cmp.nstrs;
@@ -159,11 +168,7 @@ unsigned long fgi_cmp_mark_strs(void)
 
 size_t fgi_cmp_strs_since(unsigned long mark, fgi_cmp_str *out, size_t cap)
 {
-    unsigned long n = cmp.nstrs - mark;
-    if (n > FGI_CMP_STRS)
-        n = FGI_CMP_STRS;
-    if (n > cap)
-        n = cap;
+    unsigned long n = since_count(cmp.nstrs, mark, FGI_CMP_STRS, cap);
     for (unsigned long i = 0; i < n; i++)
         out[i] = cmp.strs[(cmp.nstrs - n + i) % FGI_CMP_STRS];
     return (size_t)n;
@@ -176,11 +181,7 @@ unsigned long fgi_cmp_mark(void)
 
 size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap)
 {
-    unsigned long n = cmp.nints - mark;
-    if (n > FGI_CMP_INTS)
-        n = FGI_CMP_INTS;
-    if (n > cap)
-        n = cap;
+    unsigned long n = since_count(cmp.nints, mark, FGI_CMP_INTS, cap);
     for (unsigned long i = 0; i < n; i++)
         out[i] = cmp.ints[(cmp.nints - n + i) % FGI_CMP_INTS];
     return (size_t)n;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void cand_free(fgi_cand *c)
+void fgi_epoch_free_cand(fgi_cand *c)
 {
     fgi_free(c->data);
     fgi_free(c->keys);
@@ -12,7 +12,7 @@ static void cand_free(fgi_cand *c)
     c->keys = NULL;
 }
 
-static void hits_free(fgi_hits *h)
+void fgi_epoch_free_hits(fgi_hits *h)
 {
     fgi_free(h->keys);
     fgi_free(h->counts);
@@ -23,9 +23,9 @@ static void hits_free(fgi_hits *h)
 void fgi_epoch_clear(fgi_epoch_log *l)
 {
     for (size_t i = 0; i < l->ncands; i++)
-        cand_free(&l->cands[i]);
+        fgi_epoch_free_cand(&l->cands[i]);
     for (size_t i = 0; i < l->nhits; i++)
-        hits_free(&l->hits[i]);
+        fgi_epoch_free_hits(&l->hits[i]);
     l->ncands = l->nhits = 0;
 }
 
@@ -35,7 +35,7 @@ int fgi_epoch_add_cand(fgi_epoch_log *l, fgi_cand *c)
         size_t cap = l->cap ? 2 * l->cap : 64;
         fgi_cand *n = fgi_realloc(l->cands, cap * sizeof *n);
         if (!n) {
-            cand_free(c);
+            fgi_epoch_free_cand(c);
             return -1;
         }
         l->cands = n;
@@ -51,7 +51,7 @@ int fgi_epoch_add_hits(fgi_epoch_log *l, fgi_hits *h)
         size_t cap = l->hcap ? 2 * l->hcap : 64;
         fgi_hits *n = fgi_realloc(l->hits, cap * sizeof *n);
         if (!n) {
-            hits_free(h);
+            fgi_epoch_free_hits(h);
             return -1;
         }
         l->hits = n;
@@ -115,7 +115,7 @@ int fgi_epoch_decode_cand(const uint8_t *p, size_t n, fgi_cand *c)
     c->data = fgi_malloc(h.size ? h.size : 1);
     c->keys = h.nkeys ? fgi_malloc(h.nkeys * sizeof *c->keys) : NULL;
     if (!c->data || (h.nkeys && !c->keys)) {
-        cand_free(c);
+        fgi_epoch_free_cand(c);
         return -1;
     }
     memcpy(c->data, p, h.size);
@@ -152,10 +152,19 @@ int fgi_epoch_decode_hits(const uint8_t *p, size_t n, fgi_hits *h)
     h->keys = fgi_malloc(h->n ? h->n * sizeof *h->keys : 1);
     h->counts = fgi_malloc(h->n ? h->n * sizeof *h->counts : 1);
     if (!h->keys || !h->counts) {
-        hits_free(h);
+        fgi_epoch_free_hits(h);
         return -1;
     }
     memcpy(h->keys, p + sizeof head, h->n * sizeof *h->keys);
     memcpy(h->counts, p + sizeof head + h->n * sizeof *h->keys, h->n * sizeof *h->counts);
     return 0;
+}
+
+int fgi_epoch_add_encoded(fgi_epoch_log *l, int is_cand, const uint8_t *p, size_t n)
+{
+    fgi_cand c;
+    fgi_hits h;
+    if (is_cand)
+        return fgi_epoch_decode_cand(p, n, &c) != 0 ? -1 : fgi_epoch_add_cand(l, &c);
+    return fgi_epoch_decode_hits(p, n, &h) != 0 ? -1 : fgi_epoch_add_hits(l, &h);
 }

@@ -49,6 +49,9 @@ typedef struct fgi_epoch_log {
 } fgi_epoch_log;
 
 FGI_HIDDEN void fgi_epoch_clear(fgi_epoch_log *l);  /* frees every record; reusable */
+/* Frees one record's buffers (a record not handed to a log). */
+FGI_HIDDEN void fgi_epoch_free_cand(fgi_cand *c);
+FGI_HIDDEN void fgi_epoch_free_hits(fgi_hits *h);
 /* Takes ownership of c's buffers (and of h's). -1 when out of memory (they are freed). */
 FGI_HIDDEN int fgi_epoch_add_cand(fgi_epoch_log *l, fgi_cand *c);
 FGI_HIDDEN int fgi_epoch_add_hits(fgi_epoch_log *l, fgi_hits *h);
@@ -59,6 +62,9 @@ FGI_HIDDEN void fgi_epoch_sort(fgi_epoch_log *l);
 FGI_HIDDEN int fgi_epoch_encode_cand(fgi_str *out, const fgi_cand *c);
 FGI_HIDDEN int fgi_epoch_encode_hits(fgi_str *out, const fgi_hits *h);
 /* Decoding into owned records; -1 on a malformed body or out of memory. */
+/* Decodes an encoded candidate (is_cand) or hit batch and adds it to l; -1 on a malformed
+ * body or out of memory. */
+FGI_HIDDEN int fgi_epoch_add_encoded(fgi_epoch_log *l, int is_cand, const uint8_t *p, size_t n);
 FGI_HIDDEN int fgi_epoch_decode_cand(const uint8_t *p, size_t n, fgi_cand *c);
 FGI_HIDDEN int fgi_epoch_decode_hits(const uint8_t *p, size_t n, fgi_hits *h);
 

@@ -40,7 +40,7 @@ static struct {
     struct sigaction saved[NFATAL];  /* handlers before fgi_exec_open */
     stack_t saved_stack;             /* alternate stack before fgi_exec_open */
     void *alt_stack;                 /* ours */
-    _Atomic unsigned long cases;     /* bodies started: the watchdog's clock-free progress */
+    _Atomic unsigned long cases;     /* bodies started, when not an executor (progress()) */
     int exit_trap;                   /* the atexit trap is registered (once per process) */
     pid_t pid;                       /* the process that opened the harness */
     char timeout_detail[160];        /* set by the watchdog before it signals the case */
@@ -50,7 +50,6 @@ static struct {
     uint64_t seq;                    /* the next input's position in the run */
     uint64_t boundary;               /* return address of the call into the target */
     volatile sig_atomic_t forked;    /* this process was forked by a target's case */
-    uintptr_t stack_lo;              /* the low end of the case thread's stack (0: unknown) */
     volatile sig_atomic_t reporting; /* a sanitizer is printing its report of the case */
     int atfork;                      /* the fork hook is registered (once per process) */
 } ex = {.channel = -1};
@@ -163,10 +162,17 @@ void fgi_exec_store_running(const char *kind, const char *detail, const char *en
     store_running(kind, detail, ending);
 }
 
+/* The count of bodies started: the watchdog's clock-free progress, and in an executor (in
+ * the shared slot) the supervisor's too — one counter for both. */
+static _Atomic unsigned long *progress(void)
+{
+    return ex.slot ? &ex.slot->cases : &ex.cases;
+}
+
 unsigned long fgi_exec_cases_started(int *active)
 {
     *active = ex.active;
-    return atomic_load_explicit(&ex.cases, memory_order_relaxed);
+    return atomic_load_explicit(progress(), memory_order_relaxed);
 }
 
 /* The watchdog's signal, delivered to the case's own thread so the finding is stored
@@ -254,10 +260,12 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
     if (fgi_exec_on_case_thread()) {
         frames_n = fgi_frames_capture(uctx, ex.boundary, frames, FGI_FRAMES);
         frames_sanitizer = 0;
-        /* A fault just below the stack is an overflow. */
-        uintptr_t at = info ? (uintptr_t)info->si_addr : 0;
-        int overflow = (sig == SIGSEGV || sig == SIGBUS) && ex.stack_lo && at &&
-                       at + (1u << 20) >= ex.stack_lo && at < ex.stack_lo + (64u << 10);
+        /* A fault at the stack pointer is an overflow: the guard page below the stack.
+         * (Read from the context, not from the thread's attributes, whose query
+         * allocates.) */
+        uint64_t at = info ? (uint64_t)(uintptr_t)info->si_addr : 0, sp = fgi_frames_sp(uctx);
+        int overflow = (sig == SIGSEGV || sig == SIGBUS) && sp && at &&
+                       at + (64u << 10) >= sp && at <= sp + 4096;
         if (overflow && frames_n > 1) {
             /* The recursion's own call site is the return address seen most often; where
              * the guard page is hit (the body, or a callback it calls) is not the bug. */
@@ -378,15 +386,6 @@ fg_error fgi_exec_open(fgi_exec *e, const fg_target *t)
         ex.atfork = 1;
     fgi_frames_warm();
     call_body(probe_boundary, NULL, 0);
-    pthread_attr_t attr;
-    void *lo = NULL;
-    size_t stack_size = 0;
-    ex.stack_lo = 0;
-    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-        if (pthread_attr_getstack(&attr, &lo, &stack_size) == 0)
-            ex.stack_lo = (uintptr_t)lo;
-        pthread_attr_destroy(&attr);
-    }
     ex.forked = 0;
     ex.reporting = 0;
     ex.thread = pthread_self();
@@ -449,7 +448,8 @@ static void run_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_res
     ex.rejected = 0;
     ex.res = res;
     /* Only this thread writes the counter: a load and a store, no locked add. */
-    atomic_store_explicit(&ex.cases, atomic_load_explicit(&ex.cases, memory_order_relaxed) + 1,
+    _Atomic unsigned long *started = progress();
+    atomic_store_explicit(started, atomic_load_explicit(started, memory_order_relaxed) + 1,
                           memory_order_relaxed);
     if (fgi_cov_enabled()) {
         fgi_cov_reset();
@@ -457,7 +457,6 @@ static void run_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_res
     }
     if (ex.slot) {
         publish(e, data, size);
-        atomic_store_explicit(&ex.slot->cases, ex.slot->cases + 1, memory_order_relaxed);
         ex.slot->active = 1;
     }
     if (sigsetjmp(ex.jump, 0) == 0) {

@@ -13,26 +13,33 @@ void fgi_frames_warm(void)
     backtrace(one, 2); /* the first call loads the unwinder; a signal handler must not */
 }
 
-static uint64_t fault_pc(void *uctx)
+/* The interrupted program counter (pc) or stack pointer (!pc) of a signal's context. */
+static uint64_t context_reg(void *uctx, int pc)
 {
     if (!uctx)
         return 0;
     const ucontext_t *uc = uctx;
 #if defined(__x86_64__)
-    return (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    return (uint64_t)uc->uc_mcontext.gregs[pc ? REG_RIP : REG_RSP];
 #elif defined(__aarch64__)
-    return (uint64_t)uc->uc_mcontext.pc;
+    return (uint64_t)(pc ? uc->uc_mcontext.pc : uc->uc_mcontext.sp);
 #else
     (void)uc;
+    (void)pc;
     return 0;
 #endif
+}
+
+uint64_t fgi_frames_sp(void *uctx)
+{
+    return context_reg(uctx, 0);
 }
 
 unsigned fgi_frames_capture(void *uctx, uint64_t boundary, uint64_t *out, unsigned max)
 {
     void *raw[64];
     int n = backtrace(raw, (int)FGI_ARRAY_LEN(raw));
-    uint64_t pc = fault_pc(uctx);
+    uint64_t pc = context_reg(uctx, 1);
     int start = 0;
     unsigned k = 0;
     if (pc) {

@@ -21,6 +21,8 @@ FGI_HIDDEN void fgi_frames_warm(void);
  * body). Returns how many were stored in out (at most max). Signal-safe after warm. */
 FGI_HIDDEN unsigned fgi_frames_capture(void *uctx, uint64_t boundary, uint64_t *out,
                                        unsigned max);
+/* The interrupted stack pointer of a signal's context (0 when unknown). Signal-safe. */
+FGI_HIDDEN uint64_t fgi_frames_sp(void *uctx);
 /* Writes the first FGI_CLASS_FRAMES frames outside the C library and sanitizer runtimes
  * as "mod+0xoff mod+0xoff ..." into out; "" when there are none. from_sanitizer: the
  * capture began inside a sanitizer's report path (its own frames come first). */

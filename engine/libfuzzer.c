@@ -343,22 +343,15 @@ static int load_seeds(const fgi_lf_config *c, FILE *log)
  * it has a corpus_out option. */
 static int corpus_out(const fgi_lf_config *c, FILE *log)
 {
+    /* fuzzgate's corpus_out writes <dir>/<target>/<sha1>, not <dir>/<sha1> as libFuzzer
+     * does; until the layouts agree, nothing is written back, and the run says so. */
     for (int i = 0; i < c->ninputs; i++) {
         struct stat st;
-        if (stat(c->inputs[i], &st) != 0 || !S_ISDIR(st.st_mode))
-            continue;
-        /* fuzzgate's corpus_out writes <dir>/<target>/<sha1>, not <dir>/<sha1> as
-         * libFuzzer does; until the layouts agree, nothing is written back. */
-        if (1) {
+        if (stat(c->inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
             fprintf(log, "INFO: this driver does not write new inputs back to %s "
                          "(docs/libfuzzer.md)\n", c->inputs[i]);
-            return 0;
+            break;
         }
-        if (fg_options_set(c->opt, "corpus_out", c->inputs[i]) != FG_OK) {
-            fprintf(log, "fuzzgate: %s: %s\n", c->inputs[i], fg_options_error(c->opt));
-            return 2;
-        }
-        return 0;
     }
     return 0;
 }

@@ -45,7 +45,7 @@ static void finding_clear(fg_finding *f)
 }
 
 /* Fills the input-dependent fields (bytes, hex, origin, mutations, detail) from rec. */
-static int set_input(fg_finding *f, const fgi_finding_rec *rec)
+int fgi_outcome_set_input(fg_finding *f, const fgi_finding_rec *rec)
 {
     fgi_str origin = {0};
     if (rec->origin)
@@ -92,7 +92,7 @@ fg_finding *fgi_outcome_add(fg_outcome *o, const fgi_finding_rec *rec, int *chan
             o->first_case[i] = rec->case_index;
         if (rec->size < f->size || (rec->size == f->size && rec->seq < o->seqs[i])) {
             o->seqs[i] = rec->seq;
-            if (set_input(f, rec) != 0)
+            if (fgi_outcome_set_input(f, rec) != 0)
                 return NULL;
             *changed = 1;
         }
@@ -122,7 +122,7 @@ fg_finding *fgi_outcome_add(fg_outcome *o, const fgi_finding_rec *rec, int *chan
     f->kind = fgi_strdup(rec->kind);
     f->class_id = fgi_strdup(rec->class_id);
     f->count = 1;
-    if (!f->target || !f->kind || !f->class_id || set_input(f, rec) != 0) {
+    if (!f->target || !f->kind || !f->class_id || fgi_outcome_set_input(f, rec) != 0) {
         finding_clear(f);
         return NULL;
     }

@@ -55,6 +55,9 @@ struct fg_outcome {
  * of memory. */
 FGI_HIDDEN fg_finding *fgi_outcome_add(fg_outcome *o, const fgi_finding_rec *rec,
                                        int *is_new_or_smaller);
+/* Replaces a finding's input (bytes, hex, origin, mutations, detail) with rec's; its class,
+ * count and first case stay. 0, or -1 when out of memory (the finding is unchanged). */
+FGI_HIDDEN int fgi_outcome_set_input(fg_finding *f, const fgi_finding_rec *rec);
 /* Orders the findings by class id (arrival order depends on the executors). */
 FGI_HIDDEN void fgi_outcome_sort(fg_outcome *o);
 /* Sets the stored path and replay command of a finding (copies). */

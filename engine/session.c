@@ -467,14 +467,11 @@ static void emit_record(run *r, uint32_t type, fgi_cand *c, fgi_hits *h)
         if (rc != 0 || fgi_wire_send(r->msg_fd, type, b.buf, b.len) != 0)
             note_error(r, rc ? FG_ENOMEM : FG_EIO);
         fgi_str_free(&b);
-        if (r->jobs > 1) { /* the supervisor merges; this executor ends with the epoch */
-            if (c) {
-                fgi_free(c->data);
-                fgi_free(c->keys);
-            } else {
-                fgi_free(h->keys);
-                fgi_free(h->counts);
-            }
+        if (r->jobs > 1) { /* the supervisor sends every executor's records back */
+            if (c)
+                fgi_epoch_free_cand(c);
+            else
+                fgi_epoch_free_hits(h);
             return;
         }
     }
@@ -683,15 +680,9 @@ static int receive_epoch(run *r)
             ok = 1;
             break;
         }
-        fgi_cand c;
-        fgi_hits hh;
-        int rc = h.type == FGI_MSG_CAND
-                     ? fgi_epoch_decode_cand((const uint8_t *)body.buf, h.len, &c)
-                     : fgi_epoch_decode_hits((const uint8_t *)body.buf, h.len, &hh);
-        if (rc == 0)
-            rc = h.type == FGI_MSG_CAND ? fgi_epoch_add_cand(&r->log, &c)
-                                        : fgi_epoch_add_hits(&r->log, &hh);
-        if (rc != 0) {
+        if ((h.type != FGI_MSG_CAND && h.type != FGI_MSG_HITS) ||
+            fgi_epoch_add_encoded(&r->log, h.type == FGI_MSG_CAND, (const uint8_t *)body.buf,
+                                  h.len) != 0) {
             note_error(r, FG_EIO);
             break;
         }
@@ -905,16 +896,8 @@ static void executor_message(void *ctx, unsigned j, uint32_t type, const uint8_t
     run *r = ctx;
     (void)j;
     if (type == FGI_MSG_CAND || type == FGI_MSG_HITS) {
-        fgi_cand c;
-        fgi_hits h;
-        int rc = type == FGI_MSG_CAND ? fgi_epoch_decode_cand(body, len, &c)
-                                      : fgi_epoch_decode_hits(body, len, &h);
-        if (rc != 0)
-            return note_error(r, FG_EIO);
-        rc = type == FGI_MSG_CAND ? fgi_epoch_add_cand(&r->log, &c)
-                                  : fgi_epoch_add_hits(&r->log, &h);
-        if (rc != 0)
-            note_error(r, FG_ENOMEM);
+        if (fgi_epoch_add_encoded(&r->log, type == FGI_MSG_CAND, body, len) != 0)
+            note_error(r, FG_EIO);
     } else if (type == FGI_MSG_FIND) {
         received_finding(r, body, len);
     } else if (type == FGI_MSG_EPOCH && len == sizeof(uint64_t)) {
@@ -1523,15 +1506,13 @@ static void minimize_findings(fg_session *s, const fg_target *t, fg_outcome *o)
         const fg_finding *g = NULL;
         if (replay_bytes(s, t, origin, res.data, res.size, 0, &m) == FG_OK &&
             (g = fg_outcome_finding(m, 0)) != NULL && strcmp(g->class_id, f->class_id) == 0) {
-            fgi_finding_rec rec = {.target = t->name, .kind = f->kind, .detail = g->detail,
-                                   .data = res.data, .size = res.size, .case_index = -1,
+            fgi_finding_rec rec = {.detail = g->detail, .data = res.data, .size = res.size,
                                    .origin = origin, .mutations = ""};
-            snprintf(rec.class_id, sizeof rec.class_id, "%s", f->class_id);
-            int changed;
-            if (fgi_outcome_add(o, &rec, &changed)) /* replaces the input (smaller) */
-                o->findings[i].count--;             /* ...and is not one more case */
-            fprintf(s->log, "fuzzgate: %s: %s minimised from %zu to %zu bytes in %lu trials\n",
-                    t->name, f->class_id, f->size, res.size, res.trials);
+            size_t was = f->size;
+            if (fgi_outcome_set_input(f, &rec) == 0) /* else the unminimised input stays */
+                fprintf(s->log,
+                        "fuzzgate: %s: %s minimised from %zu to %zu bytes in %lu trials\n",
+                        t->name, f->class_id, was, res.size, res.trials);
         }
         fg_outcome_free(m);
         fgi_free(res.data);

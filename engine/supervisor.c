@@ -342,10 +342,16 @@ static int is_orderly(const executor *e, int status)
     return 1;
 }
 
-static void ended(fgi_sup *s, unsigned j, int kill_it)
+/* Executor j is gone (or is to go: kill_it): reaps it unless that was done already
+ * (reaped, with its status), takes what it left in the pipes, and reports a death that was
+ * not an orderly end. */
+static void ended(fgi_sup *s, unsigned j, int kill_it, int reaped, int status)
 {
     executor *e = &s->ex[j];
-    int status = reap(e, kill_it);
+    if (reaped)
+        kill(-e->pid, SIGKILL); /* anything the target left behind in the group */
+    else
+        status = reap(e, kill_it);
     drain_messages(s, j);
     if (e->out >= 0)
         drain_output(s, e);
@@ -353,8 +359,7 @@ static void ended(fgi_sup *s, unsigned j, int kill_it)
     close_fd(&e->out);
     close_fd(&e->cmd);
     e->pid = 0;
-    int orderly = is_orderly(e, status);
-    if (!orderly)
+    if (!is_orderly(e, status))
         s->ops.died(s->ops.ctx, j, status, e->have_dying ? &e->dying : NULL, e->killed_for,
                     e->slot);
 }
@@ -444,29 +449,13 @@ void fgi_sup_step(fgi_sup *s)
         executor *e = &s->ex[j];
         if (!e->pid)
             continue;
-        int status;
+        int status = 0;
         /* The message pipe closed (the usual end), or the process is gone while something
-         * it forked still holds the pipe, or the supervisor killed it. */
-        pid_t w = e->msg < 0 || e->killed_for ? e->pid : waitpid(e->pid, &status, WNOHANG);
-        if (w == e->pid) {
-            if (e->msg >= 0 && !e->killed_for) {
-                /* Already reaped by WNOHANG: take what is left, then report. */
-                drain_messages(s, j);
-                close_fd(&e->msg);
-                if (e->out >= 0)
-                    drain_output(s, e);
-                close_fd(&e->out);
-                close_fd(&e->cmd);
-                kill(-e->pid, SIGKILL);
-                e->pid = 0;
-                int orderly = is_orderly(e, status);
-                if (!orderly)
-                    s->ops.died(s->ops.ctx, j, status, e->have_dying ? &e->dying : NULL, NULL,
-                                e->slot);
-            } else {
-                ended(s, j, e->killed_for != NULL);
-            }
-        }
+         * it forked still holds the pipe (reaped here by WNOHANG), or it was killed. */
+        if (e->msg < 0 || e->killed_for)
+            ended(s, j, e->killed_for != NULL, 0, 0);
+        else if (waitpid(e->pid, &status, WNOHANG) == e->pid)
+            ended(s, j, 0, 1, status);
     }
 }
 

@@ -152,14 +152,21 @@ FG_TEST(workflow_merge_keeps_a_smallest_covering_set)
     fgt_rmrf(root);
 }
 
+/* Makes <root>/corpus/planted_clean/ (a committed corpus of the clean target); its path
+ * into dir. */
+static void clean_corpus_dir(const char *root, char *dir, size_t cap)
+{
+    snprintf(dir, cap, "%s/corpus", root);
+    CHECK(mkdir(dir, 0755) == 0);
+    snprintf(dir, cap, "%s/corpus/planted_clean", root);
+    CHECK(mkdir(dir, 0755) == 0);
+}
+
 FG_TEST(workflow_committed_corpus_past_its_budget_fails)
 {
     char root[256], dir[320], path[400], corpus[320], fdir[320];
     CHECK(fgt_tmpdir(root, sizeof root) == 0);
-    snprintf(dir, sizeof dir, "%s/corpus", root);
-    CHECK(mkdir(dir, 0755) == 0);
-    snprintf(dir, sizeof dir, "%s/corpus/planted_clean", root);
-    CHECK(mkdir(dir, 0755) == 0);
+    clean_corpus_dir(root, dir, sizeof dir);
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/in%d", dir, i);
         CHECK(fgt_write(path, "zz", 2) == 0);
@@ -247,10 +254,7 @@ FG_TEST(workflow_a_known_class_that_no_longer_reproduces_is_reported)
 {
     char root[256], dir[320], path[400], corpus[320], fdir[320];
     CHECK(fgt_tmpdir(root, sizeof root) == 0);
-    snprintf(dir, sizeof dir, "%s/corpus", root);
-    CHECK(mkdir(dir, 0755) == 0);
-    snprintf(dir, sizeof dir, "%s/corpus/planted_clean", root);
-    CHECK(mkdir(dir, 0755) == 0);
+    clean_corpus_dir(root, dir, sizeof dir);
     snprintf(path, sizeof path, "%s/known.txt", dir);
     static const char line[] = "check-0123456789abcdef a bug that has since been fixed\n";
     CHECK(fgt_write(path, line, sizeof line - 1) == 0);
