@@ -8,7 +8,7 @@
 #   make brotli-seeds    larger generated seeds for the Brotli targets in build/brotli-seeds/
 #                        (deterministic, not committed; tools/brotli_seeds.c)
 #   make install         PREFIX=/usr/local DESTDIR=
-#   make docs            regenerate docs/cli.md from engine/options.def
+#   make docs            regenerate docs/cli.md from engine/run/options.def
 #   make libfuzzer       every built-in target as a clang -fsanitize=fuzzer,address binary
 #   make afl             the same with afl-clang-fast (AFL++), into $(B)/afl/
 #
@@ -16,7 +16,7 @@
 #   CC=gcc|clang         the compiler
 #   SANITIZE=address,undefined   build everything with those sanitizers
 #   OPT=-O2              optimisation flags
-#   INSTRUMENT=1         build the targets (targets/, test/planted*.c) with compiler coverage:
+#   INSTRUMENT=1         build the targets (targets/, test/planted/planted*.c) with compiler coverage:
 #                        gcc -fsanitize-coverage=trace-pc, clang inline-8bit-counters,pc-table,
 #                        both with trace-cmp and -fno-builtin (so memcmp & co. are calls)
 #   BROTLI=0             build as if libbrotli-dev were missing: the Brotli oracle is left out
@@ -64,16 +64,30 @@ CFLAGS_ALL += $(CFLAGS)
 LDFLAGS_ALL += $(LDFLAGS)
 LDLIBS_ALL := -lpthread -lm $(LDLIBS)
 
-MAIN_SRC   := engine/driver_main.c engine/libfuzzer_main.c
-ENGINE_SRC := $(filter-out $(MAIN_SRC),$(wildcard engine/*.c)) $(wildcard oracle/*.c)
+# The engine, layer by layer, bottom up (docs/design.md: dependencies point down).
+BASE_SRC     := $(wildcard engine/base/*.c)
+FEEDBACK_SRC := $(wildcard engine/feedback/*.c)
+MUTATE_SRC   := $(wildcard engine/mutate/*.c)
+FINDINGS_SRC := $(wildcard engine/findings/*.c)
+ORACLE_SRC   := $(wildcard oracle/*.c)
+RUN_SRC      := $(wildcard engine/run/*.c)
+REPORT_SRC   := $(wildcard engine/report/*.c)
+SUPERVISE_SRC := $(wildcard engine/supervise/*.c)
+GATE_SRC     := engine/gate/gate.c
+# a libFuzzer harness under fuzzgate: the driver and its flags table (main() is apart)
+HARNESS_SRC  := bridge/harness/libfuzzer.c bridge/harness/lf_flags.c
+ENGINE_SRC := $(BASE_SRC) $(FEEDBACK_SRC) $(MUTATE_SRC) $(FINDINGS_SRC) $(ORACLE_SRC) \
+              $(RUN_SRC) $(REPORT_SRC) $(SUPERVISE_SRC) $(GATE_SRC) $(HARNESS_SRC)
 # targets/*.c: one target a file; targets/lib/: code several files of a target share.
 TARGET_SRC := $(wildcard targets/*.c) $(wildcard targets/lib/*.c)
-TEST_SRC   := $(wildcard test/test_*.c) test/check.c test/proc.c test/case.c
+TEST_SRC   := $(wildcard test/unit/*.c) $(wildcard test/e2e/*.c) $(wildcard test/support/*.c)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/%.o)
 TARGET_OBJ := $(TARGET_SRC:%.c=$(B)/%.o)
 TEST_OBJ   := $(TEST_SRC:%.c=$(B)/%.o)
-MAIN_OBJ   := $(B)/engine/driver_main.o
-LF_MAIN_OBJ := $(B)/engine/libfuzzer_main.o
+MAIN_OBJ   := $(B)/engine/gate/driver_main.o
+PLANTED_OBJ := $(B)/test/planted/planted.o $(B)/test/planted/planted_zlib.o \
+               $(B)/test/planted/planted_brotli.o
+LF_MAIN_OBJ := $(B)/bridge/harness/libfuzzer_main.o
 
 .PHONY: all check unit gate fuzz bench bench-find brotli-seeds install clean docs libfuzzer afl
 all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a $(B)/fuzzgate
@@ -88,7 +102,7 @@ FORCE:
 
 $(B)/%.o: %.c $(B)/flags.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Iengine -Ioracle -c $< -o $@
+	$(CC) $(CFLAGS_ALL) -I. -c $< -o $@
 
 # The interposed allocator runs before ASan has initialised (the dynamic loader allocates):
 # it must not touch shadow memory itself. It forwards to ASan's allocator, so ASan still
@@ -98,7 +112,7 @@ $(B)/oracle/heap.o: CFLAGS_ALL += -fno-sanitize=address -DFGI_ASAN=1
 endif
 
 # The memcmp-family forwarders must not be compiled back into calls to themselves.
-$(B)/engine/strhook.o: CFLAGS_ALL += -fno-builtin
+$(B)/engine/feedback/strhook.o: CFLAGS_ALL += -fno-builtin
 
 # Coverage instrumentation goes on the code under test only, never on the engine.
 ifeq ($(INSTRUMENT),1)
@@ -110,8 +124,7 @@ COVFLAGS := -fsanitize-coverage=trace-pc,trace-cmp -fno-builtin
 # trace-pc calls back per edge, so executed edges can be counted (a deterministic budget)
 EDGE_BUDGET := 1
 endif
-$(TARGET_OBJ) $(B)/test/planted.o $(B)/test/planted_zlib.o $(B)/test/planted_brotli.o: \
-	CFLAGS_ALL += $(COVFLAGS)
+$(TARGET_OBJ) $(PLANTED_OBJ): CFLAGS_ALL += $(COVFLAGS)
 endif
 
 $(B)/libfuzzgate.a: $(ENGINE_OBJ)
@@ -133,23 +146,22 @@ $(B)/fuzzgate: $(TARGET_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a
 # oracles must find nothing in it. Without zlib the test says it skipped, and why.
 HAVE_ZLIB := $(shell pkg-config --exists zlib 2>/dev/null && echo 1)
 ifeq ($(HAVE_ZLIB),1)
-$(B)/test/planted_zlib.o: CFLAGS_ALL += -DFGT_HAVE_ZLIB=1 $(shell pkg-config --cflags zlib)
+$(B)/test/planted/planted_zlib.o: CFLAGS_ALL += -DFGT_HAVE_ZLIB=1 $(shell pkg-config --cflags zlib)
 ZLIB_LIBS := $(shell pkg-config --libs zlib)
 endif
-PLANTED_OBJ := $(B)/test/planted.o $(B)/test/planted_zlib.o $(B)/test/planted_brotli.o
 
 $(B)/test-planted: $(PLANTED_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(PLANTED_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a $(ZLIB_LIBS) \
 		$(BROTLI_LIBS) $(LDLIBS_ALL)
 
 # A libFuzzer harness with planted bugs under fuzzgate's libFuzzer driver.
-$(B)/test-lf: $(B)/test/lf_planted.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/lf_planted.o $(B)/libfuzzgate_libfuzzer.a \
+$(B)/test-lf: $(B)/test/planted/lf_planted.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/planted/lf_planted.o $(B)/libfuzzgate_libfuzzer.a \
 		$(B)/libfuzzgate.a $(LDLIBS_ALL)
 
 # The same driver with a harness that brings its own LLVMFuzzerCustomMutator.
-$(B)/test-lf-custom: $(B)/test/lf_custom.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/lf_custom.o $(B)/libfuzzgate_libfuzzer.a \
+$(B)/test-lf-custom: $(B)/test/planted/lf_custom.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/planted/lf_custom.o $(B)/libfuzzgate_libfuzzer.a \
 		$(B)/libfuzzgate.a $(LDLIBS_ALL)
 
 $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
@@ -161,9 +173,9 @@ check: unit gate
 unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-custom $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
 	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
-	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" sh test/install.sh
-	B="$(B)" sh test/libfuzzer.sh
-	BROTLI="$(HAVE_BROTLI)" sh test/clusterfuzzlite.sh
+	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" sh test/scripts/install.sh
+	B="$(B)" sh test/scripts/libfuzzer.sh
+	BROTLI="$(HAVE_BROTLI)" sh test/scripts/clusterfuzzlite.sh
 ifeq ($(HAVE_BROTLI),1)
 	@# The generated seeds stay seeds the Brotli targets pass.
 	rm -rf $(B)/brotli-seeds && $(B)/brotli-seeds-gen $(B)/brotli-seeds
@@ -194,8 +206,9 @@ bench-find: all
 LF_CC     ?= clang
 AFL_CC    ?= afl-clang-fast
 LF_CFLAGS ?= -g -O1
-LF_UNDER_TEST := engine/hex.c engine/options.c engine/mem.c engine/errors.c bridge/heap_libc.c
-LF_SRC := bridge/lf_adapter.c bridge/standalone.c $(LF_UNDER_TEST) $(wildcard targets/lib/*.c)
+LF_UNDER_TEST := engine/base/hex.c engine/run/options.c engine/base/mem.c engine/base/errors.c \
+                 bridge/standalone/heap_libc.c
+LF_SRC := bridge/standalone/lf_adapter.c bridge/standalone/standalone.c $(LF_UNDER_TEST) $(wildcard targets/lib/*.c)
 LF_NAMES := $(patsubst targets/%.c,%,$(wildcard targets/*.c))
 # The Brotli targets with the Brotli oracle, or not at all (a skipped target has no body).
 ifeq ($(HAVE_BROTLI),1)
@@ -211,8 +224,8 @@ define lf_build
 	@mkdir -p $(3)
 	@for t in $(LF_NAMES); do \
 		echo "  $(1) $(3)/$$t"; \
-		$(1) $(LF_CFLAGS) $(2) -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Ibridge -Iengine \
-			-Ioracle -DFG_LF_TARGET=$$t targets/$$t.c $(LF_SRC) -o $(3)/$$t $(LF_LIBS) -lm \
+		$(1) $(LF_CFLAGS) $(2) -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -I. \
+			-DFG_LF_TARGET=$$t targets/$$t.c $(LF_SRC) -o $(3)/$$t $(LF_LIBS) -lm \
 			|| exit 1; \
 	done
 endef

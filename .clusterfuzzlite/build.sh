@@ -6,15 +6,16 @@
 # (sanitizer and coverage flags), $LIB_FUZZING_ENGINE (-fsanitize=fuzzer, or an engine
 # archive), $OUT (where fuzzers go) and $SRC (the checkout's parent; the tree is
 # $SRC/fuzzgate unless FUZZGATE_SRC says otherwise). Each fuzzer is the target's file,
-# bridge/lf_adapter.c (LLVMFuzzerTestOneInput over the target's .run) and
-# bridge/standalone.c (FG_CHECK aborts), never libfuzzgate: the engine's coverage
+# bridge/standalone/lf_adapter.c (LLVMFuzzerTestOneInput over the target's .run) and
+# bridge/standalone/standalone.c (FG_CHECK aborts), never libfuzzgate: the engine's coverage
 # callbacks and oracles would collide with the fuzzing engine's.
-# test/clusterfuzzlite.sh runs this locally in `make check`.
+# test/scripts/clusterfuzzlite.sh runs this locally in `make check`.
 set -eu
 TREE=${FUZZGATE_SRC:-$SRC/fuzzgate}
 CXX=${CXX:-$CC}
 cd "$TREE"
-under_test="engine/hex.c engine/options.c engine/mem.c engine/errors.c bridge/heap_libc.c"
+under_test="engine/base/hex.c engine/run/options.c engine/base/mem.c engine/base/errors.c"
+under_test="$under_test bridge/standalone/heap_libc.c"
 # Code several files of one target share (not targets of their own).
 under_test="$under_test $(echo targets/lib/*.c)"
 # The Brotli targets need the Brotli oracle and library (libbrotli-dev in the Dockerfile);
@@ -51,10 +52,10 @@ for src in targets/*.c; do
     case $name in brotli_*) [ $brotli = 1 ] || { echo "build.sh: $name skipped (no brotli)"; continue; } ;; esac
     objs=
     i=0
-    for c in "$src" bridge/lf_adapter.c bridge/standalone.c $under_test; do
+    for c in "$src" bridge/standalone/lf_adapter.c bridge/standalone/standalone.c $under_test; do
         i=$((i + 1))
         o="$work/$name-$i.o"
-        $CC $CFLAGS -std=c11 -D_GNU_SOURCE -Iinclude -Ibridge -Iengine -Ioracle \
+        $CC $CFLAGS -std=c11 -D_GNU_SOURCE -Iinclude -I. \
             $brotli_cflags -DFG_LF_TARGET="$name" -c "$c" -o "$o"
         objs="$objs $o"
     done

@@ -55,8 +55,8 @@ for bug in $BUGS; do
     grep -q "^static int bug_$bug(" bench/find/bugs.c 2>/dev/null ||
         die "FIND_BUGS: no bug '$bug' in bench/find/bugs.c"
 done
-if [ ! -f "$B/libfuzzgate.a" ] || [ ! -f "$B/engine/driver_main.o" ]; then
-    die "$B/libfuzzgate.a or $B/engine/driver_main.o is missing: run 'make all' first"
+if [ ! -f "$B/libfuzzgate.a" ] || [ ! -f "$B/engine/gate/driver_main.o" ]; then
+    die "$B/libfuzzgate.a or $B/engine/gate/driver_main.o is missing: run 'make all' first"
 fi
 if [ -f "$B/flags.stamp" ] && grep -q -e '-fsanitize=' "$B/flags.stamp"; then
     die "$B was built with a sanitizer; time-to-find wants a plain engine (another B)"
@@ -92,7 +92,7 @@ build_fuzzgate() {
     log=$D/build-$1.log
     # shellcheck disable=SC2086 # the flag variables are lists
     if "$2" $CFLAGS_FIND $3 -c bench/find/fg_main.c -o "$D/$1.o" >"$log" 2>&1 &&
-        "$2" -o "$D/$1" "$D/$1.o" "$B/engine/driver_main.o" "$B/libfuzzgate.a" \
+        "$2" -o "$D/$1" "$D/$1.o" "$B/engine/gate/driver_main.o" "$B/libfuzzgate.a" \
             -lpthread >>"$log" 2>&1; then
         ENGINES="$ENGINES $1"
     else

@@ -11,7 +11,7 @@
  * each case. Both modes pay the switch's own counter and branch; the no-op disarm writes
  * what the real one writes after a case that allocated nothing.
  */
-#include "heap.h"
+#include "oracle/heap.h"
 
 #include <stdint.h>
 #include <stdio.h>

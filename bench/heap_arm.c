@@ -6,7 +6,7 @@
  * modules, not to a static link. Usage: bench-heap-arm BATCHES; prints
  * "bench-arm: N cases, median batch M ns".
  */
-#include "heap.h"
+#include "oracle/heap.h"
 #include "pairs.h"
 
 int main(int argc, char **argv)

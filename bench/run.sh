@@ -63,8 +63,8 @@ die() {
 case $CASES in '' | *[!0-9]*) die "BENCH_CASES='$CASES' is not a count" ;; esac
 case $PAIR_CASES in '' | *[!0-9]* | 0) die "BENCH_PAIR_CASES='$PAIR_CASES' is not a count" ;; esac
 case $REPS in '' | *[!0-9]* | 0) die "BENCH_REPS='$REPS' is not a positive count" ;; esac
-if [ ! -f "$B/libfuzzgate.a" ] || [ ! -f "$B/engine/driver_main.o" ]; then
-    die "$B/libfuzzgate.a or $B/engine/driver_main.o is missing: run 'make all' first"
+if [ ! -f "$B/libfuzzgate.a" ] || [ ! -f "$B/engine/gate/driver_main.o" ]; then
+    die "$B/libfuzzgate.a or $B/engine/gate/driver_main.o is missing: run 'make all' first"
 fi
 
 now() {
@@ -108,7 +108,7 @@ PAIRFLAGS="-fno-builtin-malloc -fno-builtin-free -Ibench"
 build() {
     "$CC" -std=c11 -D_GNU_SOURCE -g $OPT $SANFLAGS "$@"
 }
-LINK_FG="$B/engine/driver_main.o $B/libfuzzgate.a -lpthread"
+LINK_FG="$B/engine/gate/driver_main.o $B/libfuzzgate.a -lpthread"
 
 FG_BIN=$B/bench-empty
 # shellcheck disable=SC2086
@@ -141,16 +141,16 @@ if ! command -v objcopy >/dev/null 2>&1; then
     AB_SKIP="objcopy is not installed"
 elif ! {
     rm -rf "$AB_DIR" && mkdir -p "$AB_DIR" &&
-        build -Iinclude -Iengine -Ioracle -c -o "$AB_DIR/heap_ab.o" bench/heap_ab.c &&
+        build -Iinclude -I. -c -o "$AB_DIR/heap_ab.o" bench/heap_ab.c &&
         objcopy --redefine-sym fgi_heap_arm=bench_ab_heap_arm \
             --redefine-sym fgi_heap_disarm=bench_ab_heap_disarm \
-            "$B/engine/exec.o" "$AB_DIR/exec.o" &&
+            "$B/oracle/exec.o" "$AB_DIR/exec.o" &&
         cp "$B/libfuzzgate.a" "$AB_DIR/libfuzzgate.a" &&
         ar rs "$AB_DIR/libfuzzgate.a" "$AB_DIR/exec.o" &&
-        build -Iinclude -o "$AB_BIN" bench/empty.c "$B/engine/driver_main.o" \
+        build -Iinclude -o "$AB_BIN" bench/empty.c "$B/engine/gate/driver_main.o" \
             "$AB_DIR/libfuzzgate.a" "$AB_DIR/heap_ab.o" -lpthread &&
         build $PAIRFLAGS -Iinclude -o "$PAIR_AB_BIN" bench/malloc_pair.c \
-            "$B/engine/driver_main.o" "$AB_DIR/libfuzzgate.a" "$AB_DIR/heap_ab.o" -lpthread
+            "$B/engine/gate/driver_main.o" "$AB_DIR/libfuzzgate.a" "$AB_DIR/heap_ab.o" -lpthread
 } >"$AB_LOG" 2>&1; then
     AB_SKIP="the switching engine does not build; see $AB_LOG"
 fi
@@ -193,7 +193,7 @@ build $PAIRFLAGS -o "$PLAIN_BIN" bench/malloc_plain.c || die "cannot build $PLAI
 build $PAIRFLAGS -o "$OUTSIDE_BIN" bench/malloc_plain.c "$B/libfuzzgate.a" -lpthread ||
     die "cannot build $OUTSIDE_BIN"
 ARM_BIN=$B/bench-heap-arm
-build -Ibench -Iinclude -Iengine -Ioracle -o "$ARM_BIN" bench/heap_arm.c "$B/libfuzzgate.a" \
+build -Ibench -Iinclude -I. -o "$ARM_BIN" bench/heap_arm.c "$B/libfuzzgate.a" \
     -lpthread || die "cannot build $ARM_BIN"
 # Linked from an archive, the interposer comes in only because main calls malloc: check
 # (not under a sanitizer, whose runtime may define malloc in any binary).

@@ -5,10 +5,10 @@
  * those sizes and `peak` its maximum since arming. Key 0 is an empty slot, key 1 a
  * deleted one (no allocator returns address 1).
  */
-#include "heap.h"
+#include "oracle/heap.h"
 
-#include "exec.h"
-#include "heap_real.h"
+#include "oracle/exec.h"
+#include "oracle/heap_real.h"
 
 #include <dlfcn.h>
 #include <malloc.h>

@@ -12,7 +12,7 @@
 #ifndef FG_HEAP_H
 #define FG_HEAP_H
 
-#include "internal.h"
+#include "engine/internal.h"
 
 #define FGI_HEAP_SITES 64 /* distinct allocation sites collected for a retention report */
 

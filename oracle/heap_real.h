@@ -8,7 +8,7 @@
 #ifndef FG_HEAP_REAL_H
 #define FG_HEAP_REAL_H
 
-#include "internal.h"
+#include "engine/internal.h"
 
 #ifdef FGI_ASAN
 #define FGI_REAL(name) __interceptor_##name

@@ -4,7 +4,7 @@
  * flush the output so far must decode to exactly the input so far (the documented promise
  * of BROTLI_OPERATION_FLUSH); the room the output is given must not change a byte; and with
  * no flush, the bytes must be those of the whole input compressed in one call, where
- * Brotli 1.0.9 keeps that (test/test_brotli.c pins it): at quality 2 and above however the
+ * Brotli 1.0.9 keeps that (test/unit/test_brotli.c pins it): at quality 2 and above however the
  * input is cut, at qualities 0 and 1 only when it comes in one piece (those compress each
  * call's input as fragments of their own).
  *

@@ -75,7 +75,7 @@ static uint64_t expr_run(const uint8_t *data, size_t size)
     return fg_fold(sig, fg_bucket(need, 4));
 }
 
-/* Grammar seeds: each parses (test/test_domain.c checks), together they hold every
+/* Grammar seeds: each parses (test/e2e/test_domain.c checks), together they hold every
  * operator, both unary operators, nesting, white space and the arithmetic edges. */
 static const char *const expr_seeds_text[] = {
     "1+2*3",         "-(4-5)%3",          "!(1<2)|8&12",           "7==7",

@@ -1,6 +1,6 @@
-/* targets/hex.c — the engine's own hex and escape codecs (engine/hex.h), both directions. */
+/* targets/hex.c — the engine's own hex and escape codecs (engine/base/hex.h), both directions. */
 #include "fuzzgate.h"
-#include "hex.h"
+#include "engine/base/hex.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  * is freed, so a finding leaks nothing either.
  */
 #include "fuzzgate.h"
-#include "options.h"
+#include "engine/run/options.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -25,7 +25,7 @@ static const struct known_flag {
     const char *type;
 } known_flags[] = {
 #define FG_OPTION(field, flag, env, type, def, help) {flag, #type},
-#include "options.def"
+#include "engine/run/options.def"
 #undef FG_OPTION
 };
 

@@ -1,4 +1,4 @@
-/* targets/expr_domain.c — structured mutation of expression trees: the fg_domain of the
+/* targets/lib/expr_domain.c — structured mutation of expression trees: the fg_domain of the
  * expression language (expr_lang.h).
  *
  * A value is a heap tree of EXPR_MAX_NODES capacity. An edit works on one node of the

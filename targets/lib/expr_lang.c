@@ -1,4 +1,4 @@
-/* targets/expr_lang.c — the expression language of expr_lang.h: parser, printer and two
+/* targets/lib/expr_lang.c — the expression language of expr_lang.h: parser, printer and two
  * evaluators. */
 #include "expr_lang.h"
 

@@ -1,4 +1,4 @@
-/* targets/expr_lang.h — a small integer expression language: its syntax trees, parser,
+/* targets/lib/expr_lang.h — a small integer expression language: its syntax trees, parser,
  * printer and two evaluators (a tree walk and a stack machine), and its fg_domain.
  *
  * The language, by example: `1+2*3`, `-(4-5)%3`, `!(1<2)|8&12`, `7==7`, `1-(2-3)`.

@@ -1,5 +1,5 @@
 /* test/outside/app_brotli.c — a user's target over Brotli, built outside the tree against
- * the installed fuzzgate_brotli.h (test/install.sh, Brotli builds only): the reference
+ * the installed fuzzgate_brotli.h (test/scripts/install.sh, Brotli builds only): the reference
  * oracle's round trip, with the size bound where Brotli promises it. */
 #include <fuzzgate.h>
 #include <fuzzgate_brotli.h>

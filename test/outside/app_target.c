@@ -1,5 +1,5 @@
 /* test/outside/app_target.c — a user's target, built outside the tree against the
- * installed header and library (test/install.sh): one planted check, one planted crash. */
+ * installed header and library (test/scripts/install.sh): one planted check, one planted crash. */
 #include <fuzzgate.h>
 #include <string.h>
 

@@ -1,0 +1,257 @@
+/* engine/feedback/cmp.c — the trace-cmp and trace-switch callbacks and the tables they fill. */
+#include "engine/feedback/cmp.h"
+
+#include "oracle/exec.h"
+#include "engine/feedback/sancov.h"
+
+#include <string.h>
+
+/* Process-wide because the compiler's callbacks have no context. Written by the thread
+ * running instrumented code during a case; read by the run thread between cases. The
+ * rings record every case's comparisons (a case's own are read back with fgi_cmp_since);
+ * the pool is what the mutators draw from, and it is fed only by fgi_cmp_pool_add with
+ * the comparisons of inputs the run kept, in the order it kept them — so what a case may
+ * draw is a function of the corpus snapshot, not of which executor ran which case. */
+static struct {
+    fgi_cmp_int ints[FGI_CMP_INTS];
+    unsigned long nints;
+    fgi_cmp_str strs[FGI_CMP_STRS];
+    unsigned long nstrs;
+    fgi_cmp_int pool_ints[FGI_CMP_INTS];
+    unsigned long npool_ints;
+    fgi_cmp_str pool_strs[FGI_CMP_STRS];
+    unsigned long npool_strs;
+    struct {
+        uint64_t hash;            /* 0 = empty */
+        uint32_t seen;            /* occurrences; promoted at FGI_CMP_AUTO_AFTER */
+        uint8_t len, bytes[FGI_CMP_STR_MAX];
+    } counts[512];                /* candidate constants, open addressing */
+    unsigned ncounts;
+    struct {
+        uint8_t len, bytes[FGI_CMP_STR_MAX];
+    } promoted[FGI_CMP_AUTO];     /* the automatic dictionary */
+    unsigned npromoted;
+} cmp;
+
+#define NCOUNTS FGI_ARRAY_LEN(cmp.counts)
+
+/* When the candidates fill half the table, those seen only once (mostly the input's own
+ * bytes) are dropped and the rest re-placed, so a constant met later still gets counted. */
+static void sweep_counts(void)
+{
+    static __typeof__(cmp.counts) keep; /* run thread only; too big for the stack */
+    memcpy(keep, cmp.counts, sizeof keep);
+    memset(cmp.counts, 0, sizeof cmp.counts);
+    cmp.ncounts = 0;
+    for (size_t j = 0; j < NCOUNTS; j++) {
+        if (!keep[j].hash || keep[j].seen < 2)
+            continue;
+        size_t i = (size_t)keep[j].hash & (NCOUNTS - 1);
+        while (cmp.counts[i].hash)
+            i = (i + 1) & (NCOUNTS - 1);
+        cmp.counts[i] = keep[j];
+        cmp.ncounts++;
+    }
+}
+
+/* Counts one appearance of a constant; promotes it to the automatic dictionary when it
+ * keeps appearing. Deterministic: the table's contents follow the comparisons in order. */
+static void count_constant(const uint8_t *b, size_t len)
+{
+    if (len < 2 || len > FGI_CMP_STR_MAX || cmp.npromoted == FGI_CMP_AUTO)
+        return;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
+    h = fg_mix64(h ^ len) | 1;
+    size_t mask = NCOUNTS - 1, i = (size_t)h & mask;
+    while (cmp.counts[i].hash && cmp.counts[i].hash != h)
+        i = (i + 1) & mask;
+    if (!cmp.counts[i].hash) {
+        if (cmp.ncounts * 2 >= NCOUNTS) {
+            sweep_counts();
+            if (cmp.ncounts * 2 >= NCOUNTS)
+                return;
+            i = (size_t)h & mask;
+            while (cmp.counts[i].hash)
+                i = (i + 1) & mask;
+        }
+        cmp.ncounts++;
+        cmp.counts[i].hash = h;
+        cmp.counts[i].len = (uint8_t)len;
+        memcpy(cmp.counts[i].bytes, b, len);
+    }
+    if (++cmp.counts[i].seen == FGI_CMP_AUTO_AFTER) {
+        cmp.promoted[cmp.npromoted].len = (uint8_t)len;
+        memcpy(cmp.promoted[cmp.npromoted++].bytes, b, len);
+    }
+}
+
+size_t fgi_cmp_auto_count(void)
+{
+    return cmp.npromoted;
+}
+
+const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len)
+{
+    FG_ASSERT(i < cmp.npromoted);
+    *len = cmp.promoted[i].len;
+    return cmp.promoted[i].bytes;
+}
+
+void fgi_cmp_reset(void)
+{
+    fgi_strhook_link();
+    cmp.nints = cmp.nstrs = cmp.npool_ints = cmp.npool_strs = 0;
+    memset(cmp.counts, 0, sizeof cmp.counts);
+    cmp.ncounts = cmp.npromoted = 0;
+}
+
+int fgi_cmp_have_ints(void)
+{
+    return cmp.npool_ints != 0;
+}
+
+int fgi_cmp_have_strs(void)
+{
+    return cmp.npool_strs != 0;
+}
+
+const fgi_cmp_int *fgi_cmp_pick_int(fgi_rng *r)
+{
+    unsigned long n = cmp.npool_ints < FGI_CMP_INTS ? cmp.npool_ints : FGI_CMP_INTS;
+    return n ? &cmp.pool_ints[fgi_rng_below(r, n)] : NULL;
+}
+
+const fgi_cmp_str *fgi_cmp_pick_str(fgi_rng *r)
+{
+    unsigned long n = cmp.npool_strs < FGI_CMP_STRS ? cmp.npool_strs : FGI_CMP_STRS;
+    return n ? &cmp.pool_strs[fgi_rng_below(r, n)] : NULL;
+}
+
+void fgi_cmp_pool_add(const fgi_cmp_int *ints, size_t nints, const fgi_cmp_str *strs,
+                      size_t nstrs)
+{
+    for (size_t i = 0; i < nints; i++) {
+        const fgi_cmp_int *c = &ints[i];
+        cmp.pool_ints[cmp.npool_ints++ % FGI_CMP_INTS] = *c;
+        if (c->width >= 2 && c->constant) {
+            uint8_t le[8];
+            for (unsigned j = 0; j < c->width; j++)
+                le[j] = (uint8_t)(c->b >> (8 * j));
+            count_constant(le, c->width);
+        }
+    }
+    for (size_t i = 0; i < nstrs; i++) {
+        const fgi_cmp_str *c = &strs[i];
+        cmp.pool_strs[cmp.npool_strs++ % FGI_CMP_STRS] = *c;
+        /* Which side is the program's constant is not known; the input's side rarely
+         * repeats byte for byte, so counting both promotes the constant. */
+        count_constant(c->a, c->alen);
+        count_constant(c->b, c->blen);
+    }
+}
+
+/* How many of a ring's latest pairs, recorded since mark, a copy of capacity cap takes. */
+static unsigned long since_count(unsigned long total, unsigned long mark, unsigned long ring,
+                                 size_t cap)
+{
+    unsigned long n = total - mark;
+    n = n < ring ? n : ring;
+    return n < cap ? n : (unsigned long)cap;
+}
+
+unsigned long fgi_cmp_mark_strs(void)
+{
+    return cmp.nstrs;
+}
+
+size_t fgi_cmp_strs_since(unsigned long mark, fgi_cmp_str *out, size_t cap)
+{
+    unsigned long n = since_count(cmp.nstrs, mark, FGI_CMP_STRS, cap);
+    for (unsigned long i = 0; i < n; i++)
+        out[i] = cmp.strs[(cmp.nstrs - n + i) % FGI_CMP_STRS];
+    return (size_t)n;
+}
+
+unsigned long fgi_cmp_mark(void)
+{
+    return cmp.nints;
+}
+
+size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap)
+{
+    unsigned long n = since_count(cmp.nints, mark, FGI_CMP_INTS, cap);
+    for (unsigned long i = 0; i < n; i++)
+        out[i] = cmp.ints[(cmp.nints - n + i) % FGI_CMP_INTS];
+    return (size_t)n;
+}
+
+static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
+{
+    /* Equal operands teach nothing, and small constants are what byte havoc finds on its
+     * own; both would crowd the table. */
+    if (a == b || !fgi_exec_in_case() || (a < 2 && b < 2))
+        return;
+    fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
+    slot->a = a;
+    slot->b = b;
+    slot->width = width;
+    slot->constant = (uint8_t)b_is_constant;
+}
+
+void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
+{
+    if (!fgi_exec_in_case() || alen == 0 || blen == 0)
+        return;
+    alen = alen < FGI_CMP_STR_MAX ? alen : FGI_CMP_STR_MAX;
+    blen = blen < FGI_CMP_STR_MAX ? blen : FGI_CMP_STR_MAX;
+    /* Not memcmp: that is interposed (strhook.c) and would come straight back here. */
+    const uint8_t *x = a, *y = b;
+    size_t same = 0;
+    while (alen == blen && same < alen && x[same] == y[same])
+        same++;
+    if (alen == blen && same == alen)
+        return;
+    fgi_cmp_str *slot = &cmp.strs[cmp.nstrs++ % FGI_CMP_STRS];
+    memcpy(slot->a, a, alen);
+    memcpy(slot->b, b, blen);
+    slot->alen = (uint8_t)alen;
+    slot->blen = (uint8_t)blen;
+}
+
+/* The callbacks, as clang and gcc emit them for -fsanitize-coverage=trace-cmp. */
+
+/* gcc also traces floating-point comparisons; their operands are not bytes a mutator can
+ * usefully write, so they are accepted and ignored. */
+void __sanitizer_cov_trace_cmpf(float a, float b)
+{
+    (void)a;
+    (void)b;
+}
+
+void __sanitizer_cov_trace_cmpd(double a, double b)
+{
+    (void)a;
+    (void)b;
+}
+
+void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b) { note_int(a, b, 1, 0); }
+void __sanitizer_cov_trace_cmp2(uint16_t a, uint16_t b) { note_int(a, b, 2, 0); }
+void __sanitizer_cov_trace_cmp4(uint32_t a, uint32_t b) { note_int(a, b, 4, 0); }
+void __sanitizer_cov_trace_cmp8(uint64_t a, uint64_t b) { note_int(a, b, 8, 0); }
+void __sanitizer_cov_trace_const_cmp1(uint8_t a, uint8_t b) { note_int(b, a, 1, 1); }
+void __sanitizer_cov_trace_const_cmp2(uint16_t a, uint16_t b) { note_int(b, a, 2, 1); }
+void __sanitizer_cov_trace_const_cmp4(uint32_t a, uint32_t b) { note_int(b, a, 4, 1); }
+void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b) { note_int(b, a, 8, 1); }
+
+/* cases[0] is the number of cases, cases[1] the width in bits, then the case values. The
+ * value is recorded against the nearest case values (a switch over 32-bit opcodes is a
+ * ladder of equality tests the fuzzer cannot see otherwise). */
+void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases)
+{
+    uint64_t n = cases[0];
+    uint8_t width = (uint8_t)(cases[1] / 8);
+    for (uint64_t i = 0; i < n && i < 16; i++)
+        note_int(val, cases[2 + i], width ? width : 8, 1);
+}

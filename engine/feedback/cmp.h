@@ -1,0 +1,68 @@
+/* engine/feedback/cmp.h — comparison feedback: the operands of recent comparisons, for mutation.
+ *
+ * Filled by the trace-cmp/trace-switch callbacks of instrumented code and by the memcmp
+ * family (interposed in plain builds, observed through the sanitizer's weak hooks under
+ * ASan), only while a case runs, into rings in execution order. Mutators never read the
+ * rings: they draw from a pool fed with kept inputs' own pairs (see fgi_cmp_pool_add), so
+ * a case's draws depend on the corpus snapshot alone — the epoch rule of parallel runs.
+ * Each target's run starts everything empty.
+ */
+#ifndef FG_CMP_H
+#define FG_CMP_H
+
+#include "engine/base/rng.h"
+
+#define FGI_CMP_INTS 256 /* integer pairs kept; arbitrary, libFuzzer keeps a few hundred */
+#define FGI_CMP_STRS 64  /* byte-string pairs kept */
+#define FGI_CMP_STR_MAX 32
+
+typedef struct fgi_cmp_int {
+    uint64_t a, b; /* the operands */
+    uint8_t width; /* 1, 2, 4 or 8 bytes */
+    uint8_t constant; /* b is the program's constant (a const-cmp callback) */
+} fgi_cmp_int;
+
+typedef struct fgi_cmp_str {
+    uint8_t a[FGI_CMP_STR_MAX], b[FGI_CMP_STR_MAX];
+    uint8_t alen, blen;
+} fgi_cmp_str;
+
+/* Does nothing; its reference keeps strhook.o (the memcmp-family observers) linked. */
+FGI_HIDDEN void fgi_strhook_link(void);
+
+/* Empties the tables (a target's run starts here). */
+FGI_HIDDEN void fgi_cmp_reset(void);
+/* The pool the mutators draw from: pairs made by inputs the run kept, added in the order
+ * they were kept (fgi_cmp_pool_add). Whether it holds any integer / string pair: */
+FGI_HIDDEN int fgi_cmp_have_ints(void);
+FGI_HIDDEN int fgi_cmp_have_strs(void);
+/* A random pooled pair, or NULL when the pool has none. */
+FGI_HIDDEN const fgi_cmp_int *fgi_cmp_pick_int(fgi_rng *r);
+FGI_HIDDEN const fgi_cmp_str *fgi_cmp_pick_str(fgi_rng *r);
+/* Adds one kept input's own pairs to the pool (a ring: the latest are kept) and counts
+ * their constants for the automatic dictionary. */
+FGI_HIDDEN void fgi_cmp_pool_add(const fgi_cmp_int *ints, size_t nints,
+                                 const fgi_cmp_str *strs, size_t nstrs);
+/* The automatic dictionary: constants that keep appearing in pooled comparisons (a string
+ * operand, or the constant side of an integer comparison of 2+ bytes, little-endian) are
+ * promoted to words once seen FGI_CMP_AUTO_AFTER times. At most FGI_CMP_AUTO words, in promotion order.
+ * fgi_cmp_auto_word returns word i (0 <= i < fgi_cmp_auto_count()). */
+#define FGI_CMP_AUTO 64
+#define FGI_CMP_AUTO_AFTER 16
+FGI_HIDDEN size_t fgi_cmp_auto_count(void);
+FGI_HIDDEN const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len);
+
+/* A mark in the integer ring: how many pairs have been recorded so far. */
+FGI_HIDDEN unsigned long fgi_cmp_mark(void);
+/* Copies the pairs recorded since mark (the most recent, at most cap) to out; returns how
+ * many. This is one input's own comparisons: its input-to-state correspondence. */
+FGI_HIDDEN size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap);
+
+/* The same for the string ring. */
+FGI_HIDDEN unsigned long fgi_cmp_mark_strs(void);
+FGI_HIDDEN size_t fgi_cmp_strs_since(unsigned long mark, fgi_cmp_str *out, size_t cap);
+
+/* Records a comparison of two byte strings (memcmp and friends); only during a case. */
+FGI_HIDDEN void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen);
+
+#endif

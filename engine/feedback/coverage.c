@@ -1,0 +1,271 @@
+/* engine/feedback/coverage.c — the SanitizerCoverage callbacks and the counters behind them.
+ *
+ * Three sources of counters, all bytes:
+ *   - inline-8bit-counters: each module hands us its own counter array (registered once);
+ *   - trace-pc-guard: each module's guards are numbered; a guard's counter lives in an
+ *     array we allocate per module;
+ *   - trace-pc (gcc): the callback sees only a return address, which is turned into a
+ *     module-relative offset and hashed into one shared map (collisions are possible, as
+ *     in AFL; they cost precision, never determinism).
+ * Invariant: a module's identity is a hash of its soname as the dynamic loader names it
+ * ("" for the main program), and every feature is computed from that hash and an offset
+ * or index inside the module.
+ */
+#include "engine/feedback/coverage.h"
+
+#include "oracle/exec.h"
+#include "engine/feedback/sancov.h"
+
+#include <link.h>
+#include <string.h>
+
+#define MAX_MODULES 64
+#define PC_MAP_SIZE (1u << 16) /* trace-pc map; arbitrary, AFL's size */
+#define PC_TOUCHED 4096        /* slots remembered so reset and scan skip the rest */
+
+typedef struct module {
+    uint8_t *counters;   /* one byte per edge */
+    size_t count;
+    uint64_t id;         /* hash of the module's soname */
+    int owned;           /* counters allocated here (trace-pc-guard) */
+} module;
+
+/* Process-wide because the compiler's callbacks have no context. Registration happens
+ * from module constructors (before main or at dlopen); counters are written by whichever
+ * thread runs instrumented code and read by the run thread between cases. */
+static struct {
+    module mods[MAX_MODULES];
+    unsigned nmods;
+    int enabled;               /* any instrumentation seen */
+    uint8_t pc_map[PC_MAP_SIZE];
+    int pc_used;               /* trace-pc fired at least once */
+    uint32_t touched[PC_TOUCHED]; /* pc_map slots that went 0 -> 1 this case... */
+    unsigned ntouched;         /* ...how many; PC_TOUCHED + 1 = too many, scan the map */
+    uintptr_t last_lo, last_hi; /* the module range of the last trace-pc lookup */
+    uint64_t last_id;
+    uint64_t executed;         /* edges executed this case (callback instrumentation) */
+    uint64_t budget;           /* the case's limit; 0 = none */
+} cov;
+
+/* Counts one executed edge; past the budget, ends the case (on its own thread). */
+static inline void count_edge(void)
+{
+    if (++cov.executed > cov.budget && cov.budget && fgi_exec_on_case_thread()) {
+        uint64_t budget = cov.budget;
+        cov.budget = 0;
+        fgi_exec_end_case("timeout", "edge budget",
+                          "the case executed more than %llu edges, its deterministic budget",
+                          (unsigned long long)budget);
+    }
+}
+
+void fgi_cov_budget(uint64_t edges)
+{
+    cov.budget = edges;
+    cov.executed = 0;
+}
+
+uint64_t fgi_cov_default_budget(size_t size)
+{
+    return 20000000ULL + 50000ULL * (uint64_t)size;
+}
+
+typedef struct find_ctx {
+    uintptr_t addr;
+    uint64_t id;
+    uintptr_t lo, hi;
+    int found;
+} find_ctx;
+
+static int find_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    find_ctx *f = arg;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (f->addr >= lo && f->addr < hi) {
+            const char *name = info->dlpi_name ? info->dlpi_name : "";
+            const char *base = strrchr(name, '/');
+            f->id = fgi_hash_str(base ? base + 1 : name);
+            f->lo = info->dlpi_addr;
+            f->hi = hi;
+            f->found = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The module holding addr, as (id, load base). */
+static uint64_t module_of(uintptr_t addr, uintptr_t *base)
+{
+    find_ctx f = {.addr = addr};
+    dl_iterate_phdr(find_module, &f);
+    *base = f.found ? f.lo : 0;
+    return f.found ? f.id : 0;
+}
+
+/* Registers a module's counters; `code` is an address inside the module (its counter
+ * array or guards), which names it. */
+static void add_module(uint8_t *counters, size_t count, const void *code, int owned)
+{
+    if (cov.nmods == MAX_MODULES || count == 0)
+        return;
+    uintptr_t base;
+    module *m = &cov.mods[cov.nmods++];
+    m->counters = counters;
+    m->count = count;
+    m->id = module_of((uintptr_t)code, &base);
+    m->owned = owned;
+    cov.enabled = 1;
+}
+
+/* ---- the callbacks the compilers emit ---------------------------------------------- */
+
+void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop)
+{
+    for (unsigned i = 0; i < cov.nmods; i++)
+        if (cov.mods[i].counters == start)
+            return; /* each module registers once */
+    add_module(start, (size_t)(stop - start), start, 0);
+}
+
+void __sanitizer_cov_pcs_init(const uintptr_t *start, const uintptr_t *stop)
+{
+    (void)start; /* the pc table maps counters to code; features need only the index */
+    (void)stop;
+}
+
+void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop)
+{
+    if (start == stop || *start != 0 || cov.nmods == MAX_MODULES)
+        return;
+    size_t n = (size_t)(stop - start);
+    uint8_t *counters = fgi_calloc(n, 1);
+    if (!counters)
+        return;
+    unsigned index = cov.nmods;
+    /* A guard holds (module index << 24 | edge + 1); 0 means "not ours". 16 M edges a
+     * module is an arbitrary ceiling no real module reaches. */
+    for (size_t i = 0; i < n && i < (1u << 24) - 1; i++)
+        start[i] = (uint32_t)(index << 24 | (i + 1));
+    add_module(counters, n, start, 1);
+}
+
+void __sanitizer_cov_trace_pc_guard(uint32_t *guard)
+{
+    uint32_t g = *guard;
+    if (!g)
+        return;
+    module *m = &cov.mods[g >> 24];
+    uint8_t *c = &m->counters[(g & 0xffffff) - 1];
+    if (*c != 255) /* saturate */
+        (*c)++;
+    count_edge();
+}
+
+void __sanitizer_cov_trace_pc(void)
+{
+    uintptr_t pc = (uintptr_t)__builtin_return_address(0);
+    if (pc < cov.last_lo || pc >= cov.last_hi) {
+        find_ctx f = {.addr = pc};
+        dl_iterate_phdr(find_module, &f);
+        if (!f.found)
+            return;
+        cov.last_lo = f.lo;
+        cov.last_hi = f.hi;
+        cov.last_id = f.id;
+        cov.enabled = cov.pc_used = 1;
+    }
+    uint64_t h = fg_mix64(cov.last_id ^ (pc - cov.last_lo));
+    uint32_t slot = (uint32_t)(h & (PC_MAP_SIZE - 1));
+    uint8_t *c = &cov.pc_map[slot];
+    if (*c == 0) {
+        if (cov.ntouched < PC_TOUCHED)
+            cov.touched[cov.ntouched] = slot;
+        if (cov.ntouched <= PC_TOUCHED)
+            cov.ntouched++;
+    }
+    if (*c != 255)
+        (*c)++;
+    count_edge();
+}
+
+/* ---- the engine's side ------------------------------------------------------------- */
+
+int fgi_cov_enabled(void)
+{
+    return cov.enabled;
+}
+
+void fgi_cov_reset(void)
+{
+    for (unsigned i = 0; i < cov.nmods; i++)
+        memset(cov.mods[i].counters, 0, cov.mods[i].count);
+    if (cov.pc_used) {
+        if (cov.ntouched > PC_TOUCHED)
+            memset(cov.pc_map, 0, sizeof cov.pc_map);
+        else
+            for (unsigned i = 0; i < cov.ntouched; i++)
+                cov.pc_map[cov.touched[i]] = 0;
+        cov.ntouched = 0;
+    }
+}
+
+static unsigned bucket(uint8_t hits)
+{
+    return hits >= 128 ? 7 : hits >= 32 ? 6 : hits >= 16 ? 5 : hits >= 8 ? 4 : hits >= 4 ? 3
+                                                                                    : hits - 1u;
+}
+
+/* Scans a counter array a word at a time (most words are zero). */
+static size_t scan(const uint8_t *c, size_t n, uint64_t id,
+                   void (*fn)(void *ctx, uint64_t feature), void *ctx)
+{
+    size_t hit = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, c + i, 8);
+        if (!w)
+            continue;
+        for (size_t j = i; j < i + 8; j++)
+            if (c[j]) {
+                hit++;
+                fn(ctx, fg_mix64(id ^ ((uint64_t)j << 3 | bucket(c[j]))));
+            }
+    }
+    for (; i < n; i++)
+        if (c[i]) {
+            hit++;
+            fn(ctx, fg_mix64(id ^ ((uint64_t)i << 3 | bucket(c[i]))));
+        }
+    return hit;
+}
+
+size_t fgi_cov_features(void (*fn)(void *ctx, uint64_t feature), void *ctx)
+{
+    size_t hit = 0;
+    for (unsigned i = 0; i < cov.nmods; i++)
+        hit += scan(cov.mods[i].counters, cov.mods[i].count, cov.mods[i].id, fn, ctx);
+    if (cov.pc_used && cov.ntouched > PC_TOUCHED) {
+        hit += scan(cov.pc_map, PC_MAP_SIZE, 0x7063, fn, ctx);
+    } else if (cov.pc_used) {
+        for (unsigned i = 0; i < cov.ntouched; i++) {
+            uint32_t j = cov.touched[i];
+            hit++;
+            fn(ctx, fg_mix64(0x7063 ^ ((uint64_t)j << 3 | bucket(cov.pc_map[j]))));
+        }
+    }
+    return hit;
+}
+
+size_t fgi_cov_edges_total(void)
+{
+    size_t n = 0;
+    for (unsigned i = 0; i < cov.nmods; i++)
+        n += cov.mods[i].count;
+    return n + (cov.pc_used ? PC_MAP_SIZE : 0);
+}

@@ -1,0 +1,121 @@
+/* engine/findings/artifact.c — naming and writing a finding as a libFuzzer artifact.
+ *
+ * libFuzzer writes one file per finding, named by what happened and by the SHA-1 of the
+ * bytes: ./crash-da39a3ee5e6b4b0d3255bfef95601890afd80709. Tools around libFuzzer
+ * (ClusterFuzz, CI scripts, people) look for those names and for the line
+ *     artifact_prefix='./'; Test unit written to ./crash-<sha1>
+ * on stderr, so the libFuzzer driver stores findings this way. Everything here runs
+ * inside the crash oracle's signal handler too: no malloc, no stdio.
+ */
+#include "engine/findings/artifact.h"
+
+#include "engine/base/sha1.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *fgi_artifact_kind(const char *kind)
+{
+    static const struct {
+        const char *fuzzgate, *libfuzzer;
+    } names[] = {{"retention", "leak"}, {"timeout", "timeout"}, {"amplification", "oom"}};
+    for (size_t i = 0; kind && i < FGI_ARRAY_LEN(names); i++)
+        if (strcmp(kind, names[i].fuzzgate) == 0)
+            return names[i].libfuzzer;
+    return "crash";
+}
+
+int fgi_artifact_wanted(const fgi_finding_rec *f)
+{
+    return (f->artifact_prefix && f->artifact_prefix[0]) ||
+           (f->exact_artifact_path && f->exact_artifact_path[0]);
+}
+
+int fgi_artifact_path(const fgi_finding_rec *f, char *out, size_t cap)
+{
+    fgi_sink k = {.fd = -1};
+    if (f->exact_artifact_path && f->exact_artifact_path[0]) {
+        fgi_sink_put(&k, f->exact_artifact_path);
+    } else {
+        char sha[FGI_SHA1_HEX];
+        fgi_sha1_hex(f->data, f->size, sha);
+        fgi_sink_put(&k, f->artifact_prefix ? f->artifact_prefix : "");
+        fgi_sink_put(&k, fgi_artifact_kind(f->kind));
+        fgi_sink_put(&k, "-");
+        fgi_sink_put(&k, sha);
+    }
+    /* A full collecting sink has truncated: the name did not fit. */
+    if (k.len >= cap || k.len == sizeof k.buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(out, k.buf, k.len);
+    out[k.len] = '\0';
+    return 0;
+}
+
+static int fill_bytes(int fd, void *ctx)
+{
+    const fgi_finding_rec *f = ctx;
+    return fgi_write_all(fd, (const char *)f->data, f->size);
+}
+
+/* mkdir -p of the directory part of path ("dir/sub/crash-..." -> dir/sub). */
+static int make_parent(const char *path)
+{
+    char dir[512];
+    const char *slash = strrchr(path, '/');
+    if (!slash || slash == path)
+        return 0;
+    size_t n = (size_t)(slash - path);
+    if (n >= sizeof dir) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    return fgi_make_dirs(dir);
+}
+
+int fgi_artifact_store(const fgi_finding_rec *f, char *path, size_t cap)
+{
+    char file[512];
+    int ok = fgi_artifact_path(f, file, sizeof file) == 0 && make_parent(file) == 0 &&
+             fgi_write_atomic(file, fill_bytes, (void *)f) == 0;
+    int saved_errno = errno;
+
+    fgi_sink k = {.fd = 2};
+    fgi_sink_put(&k, "==");
+    fgi_sink_u64(&k, (uint64_t)getpid());
+    fgi_sink_put(&k, "== ERROR: fuzzgate: ");
+    fgi_sink_put(&k, f->kind);
+    fgi_sink_put(&k, " in ");
+    fgi_sink_put(&k, f->target);
+    fgi_sink_put(&k, " (");
+    fgi_sink_put(&k, f->class_id);
+    fgi_sink_put(&k, "): ");
+    fgi_sink_put(&k, f->detail);
+    fgi_sink_put(&k, "\n");
+    if (ok) {
+        fgi_sink_put(&k, "artifact_prefix='");
+        fgi_sink_put(&k, f->artifact_prefix ? f->artifact_prefix : "");
+        fgi_sink_put(&k, "'; Test unit written to ");
+        fgi_sink_put(&k, file);
+    } else {
+        fgi_sink_put(&k, "fuzzgate: NOT STORED (");
+        fgi_sink_errno(&k, saved_errno);
+        fgi_sink_put(&k, "): the hex below is the only copy");
+    }
+    fgi_sink_put(&k, "\nHex: ");
+    fgi_sink_hexbytes(&k, f->data, f->size);
+    fgi_sink_put(&k, "\n");
+    fgi_sink_flush(&k);
+
+    if (cap) {
+        path[0] = '\0';
+        if (ok && strlen(file) < cap)
+            memcpy(path, file, strlen(file) + 1);
+    }
+    return ok ? 0 : -1;
+}

@@ -1,0 +1,119 @@
+/* engine/run/corpus.c — the kept inputs and the weighted, deterministic scheduler over them. */
+#include "engine/run/corpus.h"
+
+#include <string.h>
+
+void fgi_corpus_init(fgi_corpus *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+void fgi_corpus_free(fgi_corpus *c)
+{
+    for (size_t i = 0; i < c->count; i++) {
+        fgi_free(c->entries[i].data);
+        fgi_free(c->entries[i].cmps);
+    }
+    fgi_free(c->entries);
+    fgi_free(c->prefix);
+    memset(c, 0, sizeof *c);
+}
+
+int fgi_corpus_add(fgi_corpus *c, const uint8_t *data, size_t size, uint64_t sig)
+{
+    if (c->count == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 64;
+        fgi_entry *e = fgi_realloc(c->entries, cap * sizeof *e);
+        if (!e)
+            return -1;
+        c->entries = e;
+        c->cap = cap;
+    }
+    uint8_t *copy = fgi_memdup(data, size);
+    if (!copy)
+        return -1;
+    c->entries[c->count++] = (fgi_entry){.data = copy, .size = size, .sig = sig};
+    c->dirty = 1;
+    return 0;
+}
+
+int fgi_corpus_set_cmps(fgi_corpus *c, size_t index, const fgi_cmp_int *cmps, size_t n)
+{
+    FG_ASSERT(index < c->count);
+    fgi_entry *e = &c->entries[index];
+    fgi_cmp_int *copy = n ? fgi_memdup(cmps, n * sizeof *cmps) : NULL;
+    if (n && !copy)
+        return -1;
+    fgi_free(e->cmps);
+    e->cmps = copy;
+    e->ncmps = n;
+    return 0;
+}
+
+void fgi_corpus_set_features(fgi_corpus *c, size_t index, const uint64_t *f, unsigned n)
+{
+    FG_ASSERT(index < c->count);
+    fgi_entry *e = &c->entries[index];
+    e->nfeats = n < FGI_ENTRY_FEATS ? n : FGI_ENTRY_FEATS;
+    memcpy(e->feats, f, e->nfeats * sizeof *f);
+    c->dirty = 1;
+}
+
+/* How often the entry's behaviour has been seen: its signature's hits, or the hits of the
+ * rarest coverage feature it brought, whichever is rarer. */
+static uint64_t entry_hits(const fgi_corpus *c, const fgi_novelty *n, const fgi_entry *e)
+{
+    uint64_t hits = e->sig ? fgi_novelty_hits(n, e->sig) : UINT64_MAX;
+    for (unsigned i = 0; c->features && i < e->nfeats; i++) {
+        uint64_t h = fgi_novelty_hits(c->features, e->feats[i]);
+        if (h < hits)
+            hits = h;
+    }
+    return hits == UINT64_MAX ? 0 : hits;
+}
+
+static unsigned ilog2(uint64_t v)
+{
+    return v ? 63u - (unsigned)__builtin_clzll(v) : 0;
+}
+
+static int reweigh(fgi_corpus *c, const fgi_novelty *n)
+{
+    if (c->prefix_cap < c->count) {
+        uint64_t *p = fgi_realloc(c->prefix, c->cap * sizeof *p);
+        if (!p)
+            return -1;
+        c->prefix = p;
+        c->prefix_cap = c->cap;
+    }
+    uint64_t total = 0;
+    for (size_t i = 0; i < c->count; i++) {
+        const fgi_entry *e = &c->entries[i];
+        uint64_t hits = entry_hits(c, n, e);
+        uint64_t w = (1u << 20) / ((1 + ilog2(hits + 1)) * (4 + ilog2(e->size + 1)));
+        total += w ? w : 1;
+        c->prefix[i] = total;
+    }
+    c->dirty = 0;
+    return 0;
+}
+
+long fgi_corpus_pick(fgi_corpus *c, const fgi_novelty *n, fgi_rng *r, uint64_t k)
+{
+    FG_ASSERT(c->count > 0);
+    if (c->dirty || k / 256 != c->weighed_at / 256) {
+        if (reweigh(c, n) != 0)
+            return -1;
+        c->weighed_at = k;
+    }
+    uint64_t x = fgi_rng_below(r, c->prefix[c->count - 1]);
+    size_t lo = 0, hi = c->count - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->prefix[mid] > x)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return (long)lo;
+}

@@ -1,0 +1,59 @@
+/* engine/run/corpus.h — the inputs a run keeps, and the deterministic choice of which to mutate.
+ *
+ * Invariant: entries are in the order they were kept (replayed files in sorted name order,
+ * then seeds, then the empty input, then novel generated inputs in case order), and the
+ * choice of an entry depends only on that list, the signature hit counts and the rng —
+ * never on time or addresses.
+ */
+#ifndef FG_CORPUS_H
+#define FG_CORPUS_H
+
+#include "engine/feedback/cmp.h"
+#include "engine/run/novelty.h"
+#include "engine/base/rng.h"
+
+#define FGI_ENTRY_FEATS 8 /* arbitrary: enough to say how rare what an entry found is */
+
+typedef struct fgi_entry {
+    uint8_t *data;  /* owned */
+    size_t size;
+    uint64_t sig;   /* the signature it brought (0 for an entry kept unconditionally) */
+    fgi_cmp_int *cmps; /* the integer comparisons it made when it ran (owned), or NULL */
+    size_t ncmps;
+    uint64_t feats[FGI_ENTRY_FEATS]; /* coverage features it was the first to hit */
+    unsigned nfeats;
+} fgi_entry;
+
+typedef struct fgi_corpus {
+    fgi_entry *entries;
+    size_t count, cap;
+    uint64_t *prefix;      /* prefix sums of entry weights, valid when !dirty */
+    size_t prefix_cap;
+    int dirty;             /* an entry was added since the weights were computed */
+    uint64_t weighed_at;   /* the case index the weights were computed for */
+    const fgi_novelty *features; /* coverage features' hit counts, or NULL (borrowed) */
+} fgi_corpus;
+
+FGI_HIDDEN void fgi_corpus_init(fgi_corpus *c);
+FGI_HIDDEN void fgi_corpus_free(fgi_corpus *c);
+
+/* Keeps a copy of data. Returns 0, or -1 when out of memory (nothing kept). */
+FGI_HIDDEN int fgi_corpus_add(fgi_corpus *c, const uint8_t *data, size_t size, uint64_t sig);
+
+/* Attaches a copy of an entry's own comparisons (replacing any). -1 when out of memory. */
+FGI_HIDDEN int fgi_corpus_set_cmps(fgi_corpus *c, size_t index, const fgi_cmp_int *cmps,
+                                   size_t n);
+
+/* Records the coverage features an entry was first to hit (at most FGI_ENTRY_FEATS). */
+FGI_HIDDEN void fgi_corpus_set_features(fgi_corpus *c, size_t index, const uint64_t *f,
+                                        unsigned n);
+
+/* Picks an entry for case `k` (count > 0). Entries whose behaviour is rare and entries
+ * that are small are favoured: weight = 2^20 / ((1 + log2(hits + 1)) * (4 + log2(size + 1))),
+ * where hits is how often its signature was produced or, when it brought coverage features
+ * and c->features is set, how often the rarest of those features was hit since.
+ * Weights are recomputed when the corpus grew or every 256 cases, both functions of the
+ * case sequence alone. Returns -1 only when out of memory. */
+FGI_HIDDEN long fgi_corpus_pick(fgi_corpus *c, const fgi_novelty *n, fgi_rng *r, uint64_t k);
+
+#endif

@@ -1,0 +1,71 @@
+/* engine/run/epoch.h — what the cases of an epoch found, as records that can cross a pipe.
+ *
+ * Every case of an epoch sees the same snapshot (corpus, signatures, features, comparison
+ * pool). What the cases find is written down as records instead of changing the snapshot:
+ * a candidate (an input that brought something the snapshot did not have) and hit counts
+ * (per 64-case chunk, how often each signature and feature was produced). At the epoch's
+ * end the records are merged in run order (fgi_epoch_sort, then the session's merge), so
+ * the next snapshot is the same whichever executor ran which case — or whether one died.
+ * An executor sends its records to the supervisor over a pipe; encoding is native-endian
+ * (both ends are one binary on one machine).
+ */
+#ifndef FG_EPOCH_H
+#define FG_EPOCH_H
+
+#include "engine/feedback/cmp.h"
+
+#define FGI_CAND_CMPS 32 /* arbitrary: enough for a parser's header checks */
+#define FGI_CAND_STRS 8
+
+typedef struct fgi_cand {
+    uint64_t seq;       /* position in the run: replayed items first, then generated cases */
+    uint64_t sig;       /* the case's signature */
+    int force;          /* kept whatever its novelty (the empty input; a replayed input
+                         * whose signature is 0) */
+    uint8_t *data;      /* owned */
+    size_t size;
+    uint64_t *keys;     /* coverage features the snapshot did not have (owned) */
+    uint32_t nkeys;
+    fgi_cmp_int cmps[FGI_CAND_CMPS]; /* the case's own comparisons */
+    uint32_t ncmps;
+    fgi_cmp_str strs[FGI_CAND_STRS];
+    uint32_t nstrs;
+} fgi_cand;
+
+enum { FGI_HITS_SIG = 0, FGI_HITS_FEATURE = 1 };
+
+typedef struct fgi_hits {
+    int which;          /* FGI_HITS_SIG or FGI_HITS_FEATURE */
+    uint64_t *keys;     /* owned */
+    uint32_t *counts;   /* owned */
+    size_t n;
+} fgi_hits;
+
+typedef struct fgi_epoch_log {
+    fgi_cand *cands;
+    size_t ncands, cap;
+    fgi_hits *hits;
+    size_t nhits, hcap;
+} fgi_epoch_log;
+
+FGI_HIDDEN void fgi_epoch_clear(fgi_epoch_log *l);  /* frees every record; reusable */
+/* Frees one record's buffers (a record not handed to a log). */
+FGI_HIDDEN void fgi_epoch_free_cand(fgi_cand *c);
+FGI_HIDDEN void fgi_epoch_free_hits(fgi_hits *h);
+/* Takes ownership of c's buffers (and of h's). -1 when out of memory (they are freed). */
+FGI_HIDDEN int fgi_epoch_add_cand(fgi_epoch_log *l, fgi_cand *c);
+FGI_HIDDEN int fgi_epoch_add_hits(fgi_epoch_log *l, fgi_hits *h);
+/* Candidates in run order (seq); seqs are unique within an epoch. */
+FGI_HIDDEN void fgi_epoch_sort(fgi_epoch_log *l);
+
+/* Encoding: a record body (after the wire header) for a candidate or a hit batch. */
+FGI_HIDDEN int fgi_epoch_encode_cand(fgi_str *out, const fgi_cand *c);
+FGI_HIDDEN int fgi_epoch_encode_hits(fgi_str *out, const fgi_hits *h);
+/* Decoding into owned records; -1 on a malformed body or out of memory. */
+/* Decodes an encoded candidate (is_cand) or hit batch and adds it to l; -1 on a malformed
+ * body or out of memory. */
+FGI_HIDDEN int fgi_epoch_add_encoded(fgi_epoch_log *l, int is_cand, const uint8_t *p, size_t n);
+FGI_HIDDEN int fgi_epoch_decode_cand(const uint8_t *p, size_t n, fgi_cand *c);
+FGI_HIDDEN int fgi_epoch_decode_hits(const uint8_t *p, size_t n, fgi_hits *h);
+
+#endif

@@ -1,0 +1,44 @@
+/* engine/run/session.h — the session's layout, shared with the report writer and the gate. */
+#ifndef FG_SESSION_H
+#define FG_SESSION_H
+
+#include "engine/mutate/dict.h"
+#include "engine/run/options.h"
+#include "engine/run/outcome.h"
+
+struct fg_session {
+    fgi_opts opt;     /* a private copy */
+    char *program;    /* for replay commands */
+    FILE *log;        /* status lines and warnings (stderr) */
+    fgi_str report;   /* report.json target objects so far, comma-joined */
+    fgi_str timing;   /* timing.json target objects so far */
+    size_t nreported; /* targets in report */
+    fgi_dict dict;    /* the --dict words (empty without one) */
+    fg_outcome **runs; /* a copy of each run's outcome, for FUZZ.md and coverage.svg */
+    size_t nruns, runs_cap;
+    int runs_failed;   /* a copy could not be made: fg_session_write_reports says so */
+};
+
+/* --minimize=FILE TARGET: minimises FILE within its class and stores the result as the
+ * class's finding. Prints one line to out; returns 0 done, 1 FILE passes, 2 error. */
+FGI_HIDDEN int fgi_session_minimize(fg_session *s, const fg_target *t, const char *path,
+                                    FILE *out);
+/* --merge=OUT TARGET IN...: writes into OUT the inputs of the IN directories a smallest set
+ * keeping every feature and signature of OUT and IN needs. 0 or 2 (error). */
+FGI_HIDDEN int fgi_session_merge(fg_session *s, const fg_target *t, const char *out_dir,
+                                 int ndirs, char **dirs, FILE *out);
+
+/* Replays each known class's committed reproducer (corpus/<target>/known/<id>.bin) and
+ * says on out which no longer land in their class. Returns how many. */
+FGI_HIDDEN int fgi_session_check_known(fg_session *s, const fg_target *t, FILE *out);
+
+/* The signal (SIGINT/SIGTERM) that interrupted the last run, or 0. */
+FGI_HIDDEN int fgi_session_interrupted(void);
+
+/* Appends o's deterministic summary to s->report and its times to s->timing, and keeps a
+ * copy of o for the human reports. */
+FGI_HIDDEN void fgi_report_add(fg_session *s, const fg_outcome *o);
+/* Frees what fgi_report_add kept (fg_session_free calls it). */
+FGI_HIDDEN void fgi_report_free(fg_session *s);
+
+#endif

@@ -1,0 +1,475 @@
+/* engine/supervise/supervisor.c — starting executors, reading them, and outliving them. */
+#include "engine/supervise/supervisor.h"
+
+#include "engine/findings/finding.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define OUTPUT_BUDGET (64 * 1024) /* target stdout forwarded per run; the rest is counted */
+#define GRACE_MS 5000             /* past the deadline before the supervisor kills */
+#define WATCH_EVERY_MS 100
+
+typedef struct executor {
+    pid_t pid;          /* 0 when not running */
+    int msg, out;       /* read ends, -1 when closed */
+    int cmd;            /* the write end of its command pipe, -1 when closed */
+    fgi_slot *slot;
+    fgi_str in;         /* unparsed message bytes */
+    int bye;            /* it said goodbye: its exit is orderly */
+    fgi_dying dying;
+    int have_dying;
+    unsigned long seen_cases; /* progress at the last watch */
+    double seen_at;     /* when it last moved */
+    const char *killed_for;
+} executor;
+
+struct fgi_sup {
+    fgi_sup_ops ops;
+    unsigned jobs;
+    size_t cap, slot_bytes;
+    unsigned time_ms;
+    uint64_t rss_limit;
+    double last_watch;
+    size_t out_used;
+    unsigned long long out_dropped;
+    unsigned batch_us;
+    executor ex[];
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+fgi_sup *fgi_sup_new(unsigned jobs, size_t cap, unsigned time_ms, uint64_t rss_limit_mb,
+                     const fgi_sup_ops *ops)
+{
+    if (jobs == 0)
+        return NULL;
+    fgi_sup *s = fgi_calloc(1, sizeof *s + jobs * sizeof(executor));
+    if (!s)
+        return NULL;
+    s->ops = *ops;
+    s->jobs = jobs;
+    s->cap = cap ? cap : 1;
+    s->slot_bytes = sizeof(fgi_slot) + s->cap;
+    s->time_ms = time_ms;
+    s->rss_limit = rss_limit_mb << 20;
+    for (unsigned j = 0; j < jobs; j++) {
+        executor *e = &s->ex[j];
+        e->msg = e->out = e->cmd = -1;
+        void *m = mmap(NULL, s->slot_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                       -1, 0);
+        if (m == MAP_FAILED) {
+            fgi_sup_free(s);
+            return NULL;
+        }
+        e->slot = m;
+        e->slot->cap = s->cap;
+    }
+    return s;
+}
+
+fgi_slot *fgi_sup_slot(fgi_sup *s, unsigned j)
+{
+    return s->ex[j].slot;
+}
+
+unsigned fgi_sup_running(const fgi_sup *s)
+{
+    unsigned n = 0;
+    for (unsigned j = 0; j < s->jobs; j++)
+        n += s->ex[j].pid != 0;
+    return n;
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* Kills the executor's whole process group (what the target forked goes too) and reaps
+ * it. Returns its wait status. */
+static int reap(executor *e, int kill_it)
+{
+    int status = 0;
+    if (kill_it) {
+        kill(-e->pid, SIGKILL);
+        kill(e->pid, SIGKILL);
+    }
+    while (waitpid(e->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    kill(-e->pid, SIGKILL); /* anything the target left behind in the group */
+    return status;
+}
+
+void fgi_sup_free(fgi_sup *s)
+{
+    if (!s)
+        return;
+    for (unsigned j = 0; j < s->jobs; j++) {
+        executor *e = &s->ex[j];
+        if (e->pid)
+            reap(e, 1);
+        close_fd(&e->msg);
+        close_fd(&e->out);
+        close_fd(&e->cmd);
+        fgi_str_free(&e->in);
+        if (e->slot)
+            munmap(e->slot, s->slot_bytes);
+    }
+    if (s->out_dropped)
+        fprintf(stderr, "fuzzgate: %llu bytes of target output were dropped (only the first "
+                "%d KiB of a run's stdout is shown)\n", s->out_dropped, OUTPUT_BUDGET / 1024);
+    fgi_free(s);
+}
+
+/* The executor side of a fork: its own process group (so the supervisor can kill what the
+ * target forks), death with the parent, stdout into the supervisor's pipe, no stdin. */
+static FG_NORETURN void child_main(fgi_sup *s, unsigned j, uint64_t from, int msg_w,
+                                   int out_w, int cmd_r, pid_t parent)
+{
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(3);
+    for (unsigned i = 0; i < s->jobs; i++) {
+        close_fd(&s->ex[i].msg);
+        close_fd(&s->ex[i].out);
+        close_fd(&s->ex[i].cmd);
+    }
+    int null = open("/dev/null", O_RDONLY);
+    if (null >= 0) {
+        dup2(null, 0);
+        close(null);
+    }
+    dup2(out_w, 1);
+    close(out_w);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    int status = s->ops.child(s->ops.ctx, j, from, msg_w, cmd_r, s->ex[j].slot);
+    fflush(stdout);
+    _exit(status);
+}
+
+fg_error fgi_sup_start(fgi_sup *s, unsigned j, uint64_t from)
+{
+    executor *e = &s->ex[j];
+    FG_ASSERT(e->pid == 0);
+    int mp[2], op[2], cp[2];
+    if (pipe2(mp, O_CLOEXEC) != 0)
+        return FG_EIO;
+    if (pipe2(op, O_CLOEXEC) != 0) {
+        close(mp[0]);
+        close(mp[1]);
+        return FG_EIO;
+    }
+    if (pipe2(cp, O_CLOEXEC) != 0) {
+        close(mp[0]);
+        close(mp[1]);
+        close(op[0]);
+        close(op[1]);
+        return FG_EIO;
+    }
+    e->slot->active = 0;
+    e->slot->stop = 0;
+    e->slot->pos = from;
+    e->slot->seq = from;
+    e->slot->size = 0;
+    e->bye = e->have_dying = 0;
+    e->killed_for = NULL;
+    e->in.len = 0;
+    fflush(stdout); /* or the child would write the parent's buffered text again */
+    fflush(stderr);
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(mp[0]);
+        close(mp[1]);
+        close(op[0]);
+        close(op[1]);
+        close(cp[0]);
+        close(cp[1]);
+        return FG_EIO;
+    }
+    if (pid == 0) {
+        close(mp[0]);
+        close(op[0]);
+        close(cp[1]);
+        child_main(s, j, from, mp[1], op[1], cp[0], parent);
+    }
+    setpgid(pid, pid); /* both sides set it, so neither races the other */
+    close(mp[1]);
+    close(op[1]);
+    close(cp[0]);
+    e->cmd = cp[1];
+    fcntl(mp[0], F_SETFL, O_NONBLOCK);
+    fcntl(op[0], F_SETFL, O_NONBLOCK);
+    e->pid = pid;
+    e->msg = mp[0];
+    e->out = op[0];
+    e->seen_cases = atomic_load(&e->slot->cases);
+    e->seen_at = now_ms();
+    return FG_OK;
+}
+
+fg_error fgi_sup_send(fgi_sup *s, unsigned j, uint32_t type, const void *body, size_t len)
+{
+    executor *e = &s->ex[j];
+    if (!e->pid || e->cmd < 0)
+        return FG_EIO;
+    return fgi_wire_send(e->cmd, type, body, len) == 0 ? FG_OK : FG_EIO;
+}
+
+void fgi_sup_close_cmd(fgi_sup *s, unsigned j)
+{
+    close_fd(&s->ex[j].cmd);
+}
+
+int fgi_sup_is_running(const fgi_sup *s, unsigned j)
+{
+    return s->ex[j].pid != 0;
+}
+
+void fgi_sup_batch(fgi_sup *s, unsigned us)
+{
+    s->batch_us = us;
+}
+
+void fgi_sup_stop(fgi_sup *s)
+{
+    for (unsigned j = 0; j < s->jobs; j++)
+        s->ex[j].slot->stop = 1;
+}
+
+/* Hands every complete message in e->in to the caller. */
+static void parse(fgi_sup *s, unsigned j)
+{
+    executor *e = &s->ex[j];
+    size_t at = 0;
+    while (e->in.len - at >= sizeof(fgi_wire_head)) {
+        fgi_wire_head h;
+        memcpy(&h, e->in.buf + at, sizeof h);
+        if (e->in.len - at - sizeof h < h.len)
+            break;
+        const uint8_t *body = (const uint8_t *)e->in.buf + at + sizeof h;
+        if (h.type == FGI_MSG_DYING && h.len == sizeof(fgi_dying)) {
+            memcpy(&e->dying, body, sizeof e->dying);
+            e->dying.kind[sizeof e->dying.kind - 1] = '\0';
+            e->dying.what[sizeof e->dying.what - 1] = '\0';
+            if (e->dying.nframes > FGI_FRAMES)
+                e->dying.nframes = FGI_FRAMES;
+            e->have_dying = 1;
+        } else {
+            if (h.type == FGI_MSG_BYE)
+                e->bye = 1;
+            s->ops.message(s->ops.ctx, j, h.type, body, h.len);
+        }
+        at += sizeof h + h.len;
+    }
+    memmove(e->in.buf, e->in.buf + at, e->in.len - at);
+    e->in.len -= at;
+}
+
+/* Reads what is there; returns 0 at end of file, 1 otherwise. */
+static int drain_messages(fgi_sup *s, unsigned j)
+{
+    executor *e = &s->ex[j];
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(e->msg, buf, sizeof buf);
+        if (n > 0) {
+            fgi_str_addn(&e->in, buf, (size_t)n);
+            parse(s, j);
+            continue;
+        }
+        if (n == 0)
+            return 0;
+        if (errno == EINTR)
+            continue;
+        return 1; /* EAGAIN: nothing more now */
+    }
+}
+
+static void drain_output(fgi_sup *s, executor *e)
+{
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(e->out, buf, sizeof buf);
+        if (n == 0) {
+            close_fd(&e->out);
+            return;
+        }
+        if (n < 0)
+            return;
+        size_t show = s->out_used < OUTPUT_BUDGET ? OUTPUT_BUDGET - s->out_used : 0;
+        if (show > (size_t)n)
+            show = (size_t)n;
+        if (show)
+            fgi_write_all(2, buf, show);
+        s->out_used += show;
+        s->out_dropped += (size_t)n - show;
+    }
+}
+
+/* An executor that said goodbye has done its work; a checker that runs at exit (valgrind's
+ * --error-exitcode, LeakSanitizer) may still change its status, which is said, not
+ * blamed on an input. */
+static int is_orderly(const executor *e, int status)
+{
+    if (!e->bye || e->killed_for)
+        return 0;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fprintf(stderr, "fuzzgate: an executor ended with %s %d after its work (a checker "
+                "at exit, such as a leak checker, reported something above)\n",
+                WIFEXITED(status) ? "status" : "signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    return 1;
+}
+
+/* Executor j is gone (or is to go: kill_it): reaps it unless that was done already
+ * (reaped, with its status), takes what it left in the pipes, and reports a death that was
+ * not an orderly end. */
+static void ended(fgi_sup *s, unsigned j, int kill_it, int reaped, int status)
+{
+    executor *e = &s->ex[j];
+    if (reaped)
+        kill(-e->pid, SIGKILL); /* anything the target left behind in the group */
+    else
+        status = reap(e, kill_it);
+    drain_messages(s, j);
+    if (e->out >= 0)
+        drain_output(s, e);
+    close_fd(&e->msg);
+    close_fd(&e->out);
+    close_fd(&e->cmd);
+    e->pid = 0;
+    if (!is_orderly(e, status))
+        s->ops.died(s->ops.ctx, j, status, e->have_dying ? &e->dying : NULL, e->killed_for,
+                    e->slot);
+}
+
+static uint64_t rss_of(pid_t pid)
+{
+    char path[64], text[128];
+    snprintf(path, sizeof path, "/proc/%d/statm", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    text[n] = '\0';
+    unsigned long long size = 0, resident = 0;
+    if (sscanf(text, "%llu %llu", &size, &resident) != 2)
+        return 0;
+    return resident * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* Deadlines and memory: an executor past either is killed (and reported by `ended`). */
+static void watch(fgi_sup *s)
+{
+    double now = now_ms();
+    if (now - s->last_watch < WATCH_EVERY_MS)
+        return;
+    s->last_watch = now;
+    for (unsigned j = 0; j < s->jobs; j++) {
+        executor *e = &s->ex[j];
+        if (!e->pid || e->killed_for)
+            continue;
+        unsigned long cases = atomic_load(&e->slot->cases);
+        if (cases != e->seen_cases || !e->slot->active) {
+            e->seen_cases = cases;
+            e->seen_at = now;
+        } else if (now - e->seen_at > (double)s->time_ms + GRACE_MS) {
+            e->killed_for = "timeout";
+        }
+        if (s->rss_limit && rss_of(e->pid) > s->rss_limit)
+            e->killed_for = "oom";
+        if (e->killed_for) {
+            kill(-e->pid, SIGKILL);
+            kill(e->pid, SIGKILL);
+        }
+    }
+}
+
+void fgi_sup_step(fgi_sup *s)
+{
+    struct pollfd fds[2 * 64];
+    unsigned who[2 * 64], n = 0;
+    for (unsigned j = 0; j < s->jobs && n + 2 <= FGI_ARRAY_LEN(fds); j++) {
+        executor *e = &s->ex[j];
+        if (!e->pid)
+            continue;
+        if (e->msg >= 0) {
+            fds[n] = (struct pollfd){.fd = e->msg, .events = POLLIN};
+            who[n++] = j;
+        }
+        if (e->out >= 0) {
+            fds[n] = (struct pollfd){.fd = e->out, .events = POLLIN};
+            who[n++] = j;
+        }
+    }
+    int r = poll(fds, n, WATCH_EVERY_MS);
+    if (r > 0 && s->batch_us) {
+        /* Let more arrive: a wake-up per message would cost the supervisor's core more
+         * than the executor spends on a chunk of a cheap target. */
+        struct timespec t = {0, (long)s->batch_us * 1000};
+        nanosleep(&t, NULL);
+    }
+    for (unsigned i = 0; r > 0 && i < n; i++) {
+        if (!fds[i].revents)
+            continue;
+        executor *e = &s->ex[who[i]];
+        if (fds[i].fd == e->msg) {
+            if (drain_messages(s, who[i]) == 0)
+                close_fd(&e->msg);
+        } else if (fds[i].fd == e->out) {
+            drain_output(s, e);
+        }
+    }
+    watch(s);
+    for (unsigned j = 0; j < s->jobs; j++) {
+        executor *e = &s->ex[j];
+        if (!e->pid)
+            continue;
+        int status = 0;
+        /* The message pipe closed (the usual end), or the process is gone while something
+         * it forked still holds the pipe (reaped here by WNOHANG), or it was killed. */
+        if (e->msg < 0 || e->killed_for)
+            ended(s, j, e->killed_for != NULL, 0, 0);
+        else if (waitpid(e->pid, &status, WNOHANG) == e->pid)
+            ended(s, j, 0, 1, status);
+    }
+}
+
+int fgi_wire_send(int fd, uint32_t type, const void *body, size_t len)
+{
+    fgi_wire_head h = {type, (uint32_t)len};
+    char small[sizeof h + sizeof(fgi_dying)];
+    if (len <= sizeof small - sizeof h) { /* one write: a dying message stays whole */
+        memcpy(small, &h, sizeof h);
+        if (len)
+            memcpy(small + sizeof h, body, len);
+        return fgi_write_all(fd, small, sizeof h + len);
+    }
+    if (fgi_write_all(fd, (const char *)&h, sizeof h) != 0)
+        return -1;
+    return fgi_write_all(fd, body, len);
+}

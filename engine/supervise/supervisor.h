@@ -1,0 +1,67 @@
+/* engine/supervise/supervisor.h — forked executors and the parent that outlives them.
+ *
+ * The supervisor owns N executor processes. Each is a fork of the parent taken when it is
+ * started, so it begins from the parent's state exactly (the corpus snapshot, the novelty
+ * tables, the epoch's records so far); it runs cases and sends messages back (wire.h). The
+ * supervisor reads every message, forwards a bounded share of the executors' stdout to
+ * stderr (a target that floods stdout cannot wedge anything), and watches each executor:
+ * no progress past the deadline (a case stuck where the executor's own watchdog cannot
+ * reach it) or resident memory past the limit, and the executor's process group is
+ * killed. Any death that was not an orderly end is reported with its wait status and the
+ * last dying message, so the caller can record the finding from the slot's input and
+ * start a new executor further on. Policy — what to run where, when to merge — is the
+ * caller's (session.c).
+ */
+#ifndef FG_SUPERVISOR_H
+#define FG_SUPERVISOR_H
+
+#include "engine/supervise/wire.h"
+
+typedef struct fgi_sup fgi_sup;
+
+typedef struct fgi_sup_ops {
+    void *ctx;
+    /* In the new executor process: run executor j from position `from`, sending on msg_fd
+     * and reading what the supervisor sends (fgi_sup_send) from cmd_fd. Its return value
+     * is the process's exit status (0 after an orderly FGI_MSG_BYE). */
+    int (*child)(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd, fgi_slot *slot);
+    /* In the parent: a message from executor j. */
+    void (*message)(void *ctx, unsigned j, uint32_t type, const uint8_t *body, size_t len);
+    /* In the parent: executor j died without an orderly end. status is its wait status;
+     * dying its last dying message or NULL; killed_for is "timeout" or "oom" when the
+     * supervisor killed it, else NULL; slot holds the input it was running. */
+    void (*died)(void *ctx, unsigned j, int status, const fgi_dying *dying,
+                 const char *killed_for, const fgi_slot *slot);
+} fgi_sup_ops;
+
+/* jobs executors, each slot with `cap` input bytes. time_ms: the per-case deadline (the
+ * supervisor's backstop waits longer); rss_limit_mb: 0 = none. NULL on failure. */
+FGI_HIDDEN fgi_sup *fgi_sup_new(unsigned jobs, size_t cap, unsigned time_ms,
+                                uint64_t rss_limit_mb, const fgi_sup_ops *ops);
+/* Kills any executor still running and frees everything. Prints how much target output
+ * was dropped, if any. */
+FGI_HIDDEN void fgi_sup_free(fgi_sup *s);
+FGI_HIDDEN fgi_slot *fgi_sup_slot(fgi_sup *s, unsigned j);
+/* Starts executor j at position from. FG_EIO when fork fails. */
+FGI_HIDDEN fg_error fgi_sup_start(fgi_sup *s, unsigned j, uint64_t from);
+/* How many executors are running. */
+FGI_HIDDEN unsigned fgi_sup_running(const fgi_sup *s);
+/* Waits (at most ~100 ms) and handles what happened: messages, ends, deaths, deadlines. */
+FGI_HIDDEN void fgi_sup_step(fgi_sup *s);
+/* Sends executor j one message on its command pipe (blocking). FG_EIO when it is gone. */
+FGI_HIDDEN fg_error fgi_sup_send(fgi_sup *s, unsigned j, uint32_t type, const void *body,
+                                 size_t len);
+/* Closes executor j's command pipe: it reads end of file (and ends, by convention). */
+FGI_HIDDEN void fgi_sup_close_cmd(fgi_sup *s, unsigned j);
+/* Whether executor j is running. */
+FGI_HIDDEN int fgi_sup_is_running(const fgi_sup *s, unsigned j);
+
+/* After a step that read messages, wait `us` microseconds before the next, so messages
+ * are read in batches (fewer wake-ups for the supervisor's core). Only for runs where no
+ * executor waits on the supervisor (one executor: it merges its epochs itself). */
+FGI_HIDDEN void fgi_sup_batch(fgi_sup *s, unsigned us);
+
+/* Asks every executor to stop at its next chunk boundary. */
+FGI_HIDDEN void fgi_sup_stop(fgi_sup *s);
+
+#endif

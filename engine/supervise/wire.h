@@ -1,0 +1,68 @@
+/* engine/supervise/wire.h — the messages an executor sends its supervisor, and the shared slot.
+ *
+ * A message is a header (type, body length) and a body, written in order on one pipe by
+ * one executor. The slot is a shared mapping the executor keeps current before every case
+ * body (position, input bytes, mutations) so the supervisor can still see the input of a
+ * case that killed its executor. Native encoding: both ends are one binary.
+ */
+#ifndef FG_WIRE_H
+#define FG_WIRE_H
+
+#include "engine/internal.h"
+#include "engine/mutate/mutate.h"
+
+#include <stdatomic.h>
+
+enum fgi_msg {
+    FGI_MSG_CAND = 1, /* an epoch candidate (epoch.h) */
+    FGI_MSG_HITS,     /* a chunk's hit counts (epoch.h) */
+    FGI_MSG_FIND,     /* a finding the executor survived (fgi_find_head + bytes) */
+    FGI_MSG_DYING,    /* the executor is about to die of a case (fgi_dying) */
+    FGI_MSG_EPOCH,    /* an epoch's cases are all run: uint64_t end position */
+    FGI_MSG_BYE,      /* an orderly end: uint64_t position reached */
+    FGI_MSG_ERROR     /* an engine error in the executor: int32 fg_error */
+};
+
+typedef struct fgi_wire_head {
+    uint32_t type, len;
+} fgi_wire_head;
+
+#define FGI_FRAMES 24 /* return addresses captured from a dying case */
+
+/* Written from a signal handler in one write (smaller than PIPE_BUF, so atomic). */
+typedef struct fgi_dying {
+    char kind[16];      /* "crash", "timeout", "exit" */
+    char what[200];     /* the detail and class key: "the target died of SIGSEGV ..." */
+    uint32_t nframes;   /* frames[0] is the innermost; 0 when not captured */
+    uint32_t from_sanitizer; /* captured inside a sanitizer's report path */
+    uint64_t frames[FGI_FRAMES];
+} fgi_dying;
+
+/* A survivable finding: the head, then data, kind, site and detail bytes. */
+typedef struct fgi_find_head {
+    uint64_t seq;
+    int64_t case_index;
+    uint64_t size;
+    uint32_t napplied, kindlen, sitelen, detaillen;
+    uint8_t applied[FGI_MUT_STACK];
+} fgi_find_head;
+
+/* The shared slot, one per executor. */
+typedef struct fgi_slot {
+    _Atomic unsigned long cases; /* bodies started: progress the supervisor watches */
+    volatile int active;         /* a case body is running */
+    volatile int stop;           /* set by the supervisor: end at the next chunk */
+    uint64_t pos;                /* the executor's position (the case it is on) */
+    uint64_t seq;                /* the input in data: its position (a re-run's own) */
+    int64_t case_index;          /* -1 for a replayed input */
+    uint64_t size;               /* bytes of data in use */
+    uint32_t napplied;
+    uint8_t applied[FGI_MUT_STACK];
+    size_t cap;                  /* capacity of data */
+    uint8_t data[];
+} fgi_slot;
+
+/* Writes one message (header and body) to fd; 0 or -1. Signal-safe. */
+FGI_HIDDEN int fgi_wire_send(int fd, uint32_t type, const void *body, size_t len);
+
+#endif

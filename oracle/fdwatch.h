@@ -1,0 +1,50 @@
+/* oracle/fdwatch.h — the descriptor-retention oracle: sampled probes over recent cases.
+ *
+ * Probing the lowest free descriptor costs two syscalls (~300 ns here), more than a whole
+ * case of a fast target, so it is not done per case. Instead the last FGI_FD_WINDOW inputs
+ * are kept in a ring and the descriptor table is probed once per window (and at the end of
+ * a run). When the lowest free descriptor rose, each input of the window is re-run alone
+ * between two probes; the first that leaves a descriptor open, and does so again on a
+ * second run, is the finding. One that opened a descriptor only once (a library opening
+ * /dev/urandom lazily) is let go, as lazy heap state is. The probe points depend on the
+ * case count only, so the finding is the same on every machine.
+ */
+#ifndef FG_FDWATCH_H
+#define FG_FDWATCH_H
+
+#include "oracle/exec.h"
+
+#define FGI_FD_WINDOW 64 /* arbitrary: amortises the probe to a few ns per case */
+
+typedef struct fgi_fd_slot {
+    uint8_t *data;       /* owned copy of the input */
+    size_t size, cap;
+    int64_t case_index;  /* -1 for a replayed input */
+    char *origin;        /* owned copy, or NULL for a generated case */
+    unsigned napplied;   /* the mutations that made it */
+    uint8_t applied[FGI_MUT_STACK];
+} fgi_fd_slot;
+
+typedef struct fgi_fdwatch {
+    fgi_fd_slot slots[FGI_FD_WINDOW];
+    unsigned count;      /* inputs in the window */
+    int ours;            /* a descriptor of ours to duplicate when probing */
+    int base;            /* the lowest free descriptor at the last probe */
+} fgi_fdwatch;
+
+/* Opens the watch (one descriptor of its own). FG_EIO if none can be opened. */
+FGI_HIDDEN fg_error fgi_fdwatch_open(fgi_fdwatch *w);
+FGI_HIDDEN void fgi_fdwatch_close(fgi_fdwatch *w);
+
+/* Records an input that just passed. Returns 1 when the window is full and
+ * fgi_fdwatch_check is due, 0 otherwise, -1 when out of memory. */
+FGI_HIDDEN int fgi_fdwatch_note(fgi_fdwatch *w, const uint8_t *data, size_t size, int64_t k,
+                                const char *origin, const fgi_mut *mut);
+
+/* Probes; when a descriptor was left open, finds the input that leaves one on every run
+ * and returns its slot (valid until the next note), with res filled as a `retention`
+ * finding. NULL when nothing was retained. Empties the window. */
+FGI_HIDDEN const fgi_fd_slot *fgi_fdwatch_check(fgi_fdwatch *w, fgi_exec *e,
+                                                fgi_case_result *res);
+
+#endif

@@ -1,0 +1,132 @@
+/* oracle/frames.c — capturing and naming a dying case's frames. */
+#include "oracle/frames.h"
+
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <stdio.h>
+#include <string.h>
+#include <ucontext.h>
+
+void fgi_frames_warm(void)
+{
+    void *one[2];
+    backtrace(one, 2); /* the first call loads the unwinder; a signal handler must not */
+}
+
+/* The interrupted program counter (pc) or stack pointer (!pc) of a signal's context. */
+static uint64_t context_reg(void *uctx, int pc)
+{
+    if (!uctx)
+        return 0;
+    const ucontext_t *uc = uctx;
+#if defined(__x86_64__)
+    return (uint64_t)uc->uc_mcontext.gregs[pc ? REG_RIP : REG_RSP];
+#elif defined(__aarch64__)
+    return (uint64_t)(pc ? uc->uc_mcontext.pc : uc->uc_mcontext.sp);
+#else
+    (void)uc;
+    (void)pc;
+    return 0;
+#endif
+}
+
+uint64_t fgi_frames_sp(void *uctx)
+{
+    return context_reg(uctx, 0);
+}
+
+unsigned fgi_frames_capture(void *uctx, uint64_t boundary, uint64_t *out, unsigned max)
+{
+    void *raw[64];
+    int n = backtrace(raw, (int)FGI_ARRAY_LEN(raw));
+    uint64_t pc = context_reg(uctx, 1);
+    int start = 0;
+    unsigned k = 0;
+    if (pc) {
+        /* The frames before the interrupted one are the handler's own. */
+        start = -1;
+        for (int i = 0; i < n; i++)
+            if ((uint64_t)raw[i] == pc) {
+                start = i;
+                break;
+            }
+        if (start < 0) {
+            out[k++] = pc;
+            start = n; /* the unwinder did not see through the signal frame */
+        }
+    }
+    for (int i = start; i < n && k < max; i++) {
+        if ((uint64_t)raw[i] == boundary)
+            break;
+        out[k++] = (uint64_t)raw[i];
+    }
+    return k;
+}
+
+static int prefixed(const char *s, const char *p)
+{
+    return s && strncmp(s, p, strlen(p)) == 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+/* Frames of the C library, the loader and the sanitizer runtimes say nothing about which
+ * bug it is: every abort() passes through raise. */
+static int runtime_frame(const Dl_info *di)
+{
+    const char *m = di->dli_fname ? base_name(di->dli_fname) : "";
+    if (prefixed(m, "libc.so") || prefixed(m, "libc-") || prefixed(m, "ld-linux") ||
+        prefixed(m, "libpthread") || prefixed(m, "libasan") || prefixed(m, "libubsan") ||
+        prefixed(m, "liblsan") || prefixed(m, "libgcc_s") || prefixed(m, "libclang_rt"))
+        return 1;
+    const char *s = di->dli_sname;
+    return prefixed(s, "__asan") || prefixed(s, "__ubsan") || prefixed(s, "__sanitizer") ||
+           prefixed(s, "__interceptor") || prefixed(s, "_ZN11__sanitizer") ||
+           prefixed(s, "_ZN6__asan") || prefixed(s, "_ZN7__ubsan");
+}
+
+void fgi_frames_describe(const uint64_t *pcs, unsigned n, int from_sanitizer, char *out,
+                         size_t cap)
+{
+    Dl_info self;
+    int have_self = dladdr((void *)&fgi_frames_describe, &self) != 0;
+    size_t used = 0;
+    out[0] = '\0';
+    unsigned i = 0, named = 0;
+    if (from_sanitizer) {
+        /* The engine's death callback, then the runtime's report path: skip to the first
+         * runtime frame. */
+        while (i < n) {
+            Dl_info di;
+            if (dladdr((void *)(uintptr_t)pcs[i], &di) && runtime_frame(&di))
+                break;
+            i++;
+        }
+        if (i == n)
+            i = 0;
+    }
+    for (; i < n && named < FGI_CLASS_FRAMES; i++) {
+        Dl_info di;
+        if (!dladdr((void *)(uintptr_t)pcs[i], &di) || !di.dli_fname) {
+            used += (size_t)snprintf(out + used, used < cap ? cap - used : 0, "%s?",
+                                     named ? " " : "");
+            named++;
+            continue;
+        }
+        if (runtime_frame(&di))
+            continue;
+        const char *mod = have_self && di.dli_fbase == self.dli_fbase ? "exe"
+                                                                       : base_name(di.dli_fname);
+        /* A return address points after its call: -1 names the call's own line. */
+        uint64_t off = pcs[i] - (uint64_t)(uintptr_t)di.dli_fbase - (i ? 1 : 0);
+        used += (size_t)snprintf(out + used, used < cap ? cap - used : 0, "%s%s+0x%llx",
+                                 named ? " " : "", mod, (unsigned long long)off);
+        named++;
+    }
+    if (used >= cap)
+        out[cap - 1] = '\0';
+}

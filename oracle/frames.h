@@ -1,0 +1,32 @@
+/* oracle/frames.h — the top frames of a dying case, as module-relative offsets.
+ *
+ * A crash's class is its signal plus where it happened. An absolute address changes with
+ * ASLR, so a frame is named by its module and its offset in it ("exe+0x1a2b",
+ * "libfoo.so.1+0x3c4"): the same crash gets the same class on every run of a build. The
+ * capture runs in a signal handler (backtrace, warmed up once so it does not load
+ * anything then); the naming (dladdr) runs later in the supervisor, which has the same
+ * mappings as the forked executor.
+ */
+#ifndef FG_FRAMES_H
+#define FG_FRAMES_H
+
+#include "engine/internal.h"
+
+#define FGI_CLASS_FRAMES 3 /* frames a crash class is named by */
+
+/* Loads what backtrace needs, outside any signal handler. */
+FGI_HIDDEN void fgi_frames_warm(void);
+/* The return addresses from the faulting instruction (uctx, or the caller when NULL) up
+ * to, not including, `boundary` (the return address in the engine's call of the target
+ * body). Returns how many were stored in out (at most max). Signal-safe after warm. */
+FGI_HIDDEN unsigned fgi_frames_capture(void *uctx, uint64_t boundary, uint64_t *out,
+                                       unsigned max);
+/* The interrupted stack pointer of a signal's context (0 when unknown). Signal-safe. */
+FGI_HIDDEN uint64_t fgi_frames_sp(void *uctx);
+/* Writes the first FGI_CLASS_FRAMES frames outside the C library and sanitizer runtimes
+ * as "mod+0xoff mod+0xoff ..." into out; "" when there are none. from_sanitizer: the
+ * capture began inside a sanitizer's report path (its own frames come first). */
+FGI_HIDDEN void fgi_frames_describe(const uint64_t *pcs, unsigned n, int from_sanitizer,
+                                    char *out, size_t cap);
+
+#endif

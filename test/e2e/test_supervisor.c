@@ -1,0 +1,190 @@
+/* test/e2e/test_supervisor.c — supervised runs: the misbehaviour matrix (a run outlives each
+ * misbehaviour, reports it as one class and goes on to a second bug), a gate with a
+ * crashing target still reporting the others, and report.json byte-identical for
+ * jobs = 1, 2 and 4. */
+#include "test/support/check.h"
+#include "test/support/proc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Runs build/test-planted with the given arguments (NULL-terminated, at most 6). */
+static int planted(fgt_run *r, const char *findings, const char *a1, const char *a2,
+                   const char *a3)
+{
+    char prog[300], fdir[400];
+    snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
+    snprintf(fdir, sizeof fdir, "--findings=%s", findings);
+    char *argv[] = {prog, fdir, (char *)a1, (char *)a2, (char *)a3, NULL};
+    return fgt_spawn(argv, NULL, r);
+}
+
+/* How many classes of `kind` the summary lists ("  check check-..." or "  known ..."). */
+static unsigned classes_of(const char *out, const char *kind)
+{
+    char want[64];
+    snprintf(want, sizeof want, " %s %s-", kind, kind);
+    unsigned n = 0;
+    for (const char *p = out; (p = strstr(p, want)) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* kind: the one class the misbehaviour must be reported as (NULL: none); many: it may be
+ * reported as several classes of that kind (a stray thread's memory, whose allocation site
+ * depends on the C library and sanitizer runtime), but as nothing else. */
+static void matrix_of(const char *name, const char *kind, int many)
+{
+    char root[256], target[64];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(target, sizeof target, "matrix_%s", name);
+    fgt_run r;
+    CHECK(planted(&r, root, "--cases=3000", target, NULL) == 0);
+    /* The run ended by itself, with its summary: it outlived the misbehaviour. */
+    CHECK(r.exited && r.code == 1);
+    char want[96];
+    snprintf(want, sizeof want, "%s: FAIL 3000 cases", target);
+    CHECK(strstr(r.out, want) != NULL);
+    CHECK(strstr(r.out, "0 passed, 1 failed") != NULL);
+    /* The second bug, found after (and despite) the first. */
+    CHECK(strstr(r.out, "the second planted bug") != NULL);
+    if (kind && strcmp(kind, "check") == 0) {
+        CHECK_EQ_U(classes_of(r.out, "check"), 2);
+    } else if (kind && many) {
+        CHECK(classes_of(r.out, kind) >= 1);
+        CHECK_EQ_U(classes_of(r.out, "check"), 1);
+        CHECK_EQ_U(classes_of(r.out, "crash") + classes_of(r.out, "timeout") +
+                       classes_of(r.out, "exit"), 0);
+    } else if (kind) {
+        CHECK_EQ_U(classes_of(r.out, kind), 1); /* once per class, with a count */
+        CHECK_EQ_U(classes_of(r.out, "check"), 1);
+    } else {
+        CHECK_EQ_U(classes_of(r.out, "check"), 1);
+        CHECK(strstr(r.out, ", 1 finding") != NULL); /* and nothing else */
+    }
+    if (!(r.exited && r.code == 1))
+        fprintf(stderr, "%s: %s\n%s\n", target, r.out, r.err);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
+static void matrix(const char *name, const char *kind)
+{
+    matrix_of(name, kind, 0);
+}
+
+FG_TEST(supervised_matrix_segfault) { matrix("segv", "crash"); }
+FG_TEST(supervised_matrix_abort) { matrix("abort", "crash"); }
+FG_TEST(supervised_matrix_stack_overflow) { matrix("stack", "crash"); }
+FG_TEST(supervised_matrix_check) { matrix("check", "check"); }
+FG_TEST(supervised_matrix_exit) { matrix("exit", "exit"); }
+FG_TEST(supervised_matrix_hang) { matrix("hang", "timeout"); }
+FG_TEST(supervised_matrix_huge_allocation) { matrix("huge", "amplification"); }
+FG_TEST(supervised_matrix_leak) { matrix("leak", "retention"); }
+FG_TEST(supervised_matrix_fd_leak) { matrix("fd", "retention"); }
+FG_TEST(supervised_matrix_stdout_flood) { matrix("flood", NULL); }
+FG_TEST(supervised_matrix_fork_returning_to_the_engine) { matrix("fork", NULL); }
+FG_TEST(supervised_matrix_fork_holding_the_pipes) { matrix("linger", NULL); }
+/* A thread left running keeps the memory glibc gave it: that is the retention found. */
+FG_TEST(supervised_matrix_stray_thread) { matrix_of("thread", "retention", 1); }
+
+/* The flood is shown only up to a budget, and the rest is counted, not lost silently. */
+FG_TEST(supervised_stdout_flood_is_bounded)
+{
+    char root[256];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    fgt_run r;
+    CHECK(planted(&r, root, "--cases=3000", "matrix_flood", NULL) == 0);
+    CHECK(strlen(r.err) < 200 * 1024);
+    CHECK(strstr(r.err, "bytes of target output were dropped") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
+FG_TEST(supervised_gate_with_a_crashing_target_reports_the_others)
+{
+    char root[256];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    fgt_run r;
+    CHECK(planted(&r, root, "--targets=planted_segv,planted_clean,planted_check", NULL,
+                  NULL) == 0);
+    CHECK(r.exited && r.code == 1);
+    CHECK(strstr(r.out, "planted_check: FAIL") != NULL);
+    CHECK(strstr(r.out, "planted_clean: PASS") != NULL);
+    CHECK(strstr(r.out, "planted_segv: FAIL") != NULL);
+    CHECK(strstr(r.out, "1 passed, 2 failed") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
+/* The same seed and case count give the same report.json for any jobs count: the crash
+ * restarts, the findings and the kept corpus included. */
+FG_TEST(supervised_report_is_the_same_for_jobs_1_2_4)
+{
+    char root[256], findings[300], path[400];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(findings, sizeof findings, "%s/f", root);
+    snprintf(path, sizeof path, "%s/report.json", findings);
+    static const char *const jobs[] = {"--jobs=1", "--jobs=2", "--jobs=4"};
+    char *first = NULL;
+    for (int i = 0; i < 3; i++) {
+        fgt_rmrf(findings);
+        fgt_run r;
+        CHECK(planted(&r, findings, jobs[i], "--cases=6000",
+                      "--targets=matrix_segv,matrix_leak,planted_clean") == 0);
+        CHECK(r.exited && r.code == 1);
+        fgt_run_free(&r);
+        char *rep = fgt_slurp(path, NULL);
+        CHECK(rep != NULL);
+        if (!rep)
+            break;
+        CHECK(strstr(rep, "\"kind\": \"crash\"") != NULL);
+        if (!first) {
+            first = rep;
+            continue;
+        }
+        CHECK(strcmp(first, rep) == 0);
+        if (strcmp(first, rep) != 0)
+            fprintf(stderr, "%s differs from --jobs=1:\n%s\n---\n%s\n", jobs[i], first, rep);
+        free(rep);
+    }
+    free(first);
+    fgt_rmrf(root);
+}
+
+/* A findings directory that cannot be written loses nothing: every finding's class and
+ * hex reach stderr, and the exit status says storing failed. Crashes included: the
+ * supervisor, not the dying executor, stores them. (A regular file where the directory
+ * should be: mkdir fails under it even for root.) */
+FG_TEST(supervised_unwritable_findings_lose_nothing)
+{
+    char root[256], blocker[300];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(blocker, sizeof blocker, "%s/not-a-dir", root);
+    CHECK(fgt_write(blocker, "x", 1) == 0);
+    fgt_run r;
+    CHECK(planted(&r, blocker, "--targets=planted_segv,planted_check", NULL, NULL) == 0);
+    CHECK(r.exited && r.code == 2);
+    CHECK(strstr(r.out, "a finding could not be stored") != NULL);
+    CHECK(strstr(r.err, "FINDING planted_segv crash-") != NULL);
+    CHECK(strstr(r.err, "FINDING planted_check check-") != NULL);
+    CHECK(strstr(r.err, "input (1 bytes): ab") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
+/* Memory the heap oracle cannot see (mmap): the supervisor's RSS limit makes it an `oom`
+ * finding and the run goes on. */
+FG_TEST(supervised_rss_limit_is_an_oom_finding)
+{
+    char root[256];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    fgt_run r;
+    CHECK(planted(&r, root, "--rss-limit-mb=128", "--cases=2000", "planted_rss") == 0);
+    CHECK(r.exited && r.code == 1);
+    CHECK(strstr(r.out, "planted_rss: FAIL 2000 cases") != NULL);
+    CHECK_EQ_U(classes_of(r.out, "oom"), 1);
+    CHECK(strstr(r.out, "passed the limit of 128 MiB") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}

@@ -1,0 +1,52 @@
+/* test/planted/lf_planted.c — a libFuzzer harness with one planted bug per first byte, for the
+ * libFuzzer driver's tests (built into build/test-lf with libfuzzgate_libfuzzer.a).
+ * The tests hand the triggering input in as a corpus file, so no search is needed; the
+ * first four bytes, compared as one integer (which an uninstrumented build cannot see),
+ * keep a short run from stumbling on a bug by mutation:
+ *   CRSH  abort()                    -> crash-<sha1>, the process dies of SIGABRT
+ *   LEAK  leaks 24 bytes every run   -> leak-<sha1>
+ *   ALOC  mallocs 3 MiB              -> oom-<sha1> under -malloc_limit_mb=1
+ *   REJT  returns -1                 (never kept)
+ * LLVMFuzzerInitialize says on stderr that it ran and how many arguments it saw.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+static void *volatile kept;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argv;
+    fprintf(stderr, "lf_planted: initialized with %d arguments\n", *argc);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 4)
+        return 0;
+    uint32_t word = (uint32_t)data[0] << 24 | (uint32_t)data[1] << 16 | data[2] << 8 | data[3];
+    switch (word) {
+    case 0x43525348: /* CRSH */
+        abort();
+    case 0x4c45414b: /* LEAK */
+        kept = malloc(24);
+        memset(kept, 1, 24);
+        kept = NULL; /* lost */
+        return 0;
+    case 0x414c4f43: { /* ALOC */
+        char *volatile p = malloc((size_t)3 << 20);
+        free(p);
+        return 0;
+    }
+    case 0x52454a54: /* REJT */
+        return -1;
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,427 @@
+/* test/planted/planted.c — targets with one planted bug each, and a clean twin, for the engine's
+ * own tests (built into build/test-planted; never part of the built-in gate).
+ *
+ * Every bug fires on an input holding the byte 0xAB: rare enough that the corpus must be
+ * mutated to find it, common enough that the default case count always does. Signatures
+ * fold the first byte and a length bucket, so there is something to guide on.
+ */
+#include "fuzzgate.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRIGGER 0xAB
+
+static int triggered(const uint8_t *d, size_t n)
+{
+    return memchr(d, TRIGGER, n) != NULL;
+}
+
+static uint64_t shape(const uint8_t *d, size_t n)
+{
+    return fg_sig(n ? d[0] >> 4 : 16, n < 4 ? n : n < 16 ? 4 : 5);
+}
+
+static uint64_t clean_run(const uint8_t *d, size_t n)
+{
+    FG_CHECK(n <= 4096, "input of %zu bytes is above max_len", n);
+    return shape(d, n);
+}
+FG_TARGET(planted_clean, .run = clean_run, .what = "the clean twin: no bug at all")
+
+static uint64_t check_run(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n))
+        FG_CHECK(n == 0, "planted: a %zu-byte input holds 0xAB", n);
+    return shape(d, n);
+}
+FG_TARGET(planted_check, .run = check_run, .what = "an FG_CHECK violation")
+
+static uint64_t fail_run(const uint8_t *d, size_t n)
+{
+    if (n >= 2 && d[0] == TRIGGER)
+        fg_fail("planted fg_fail with second byte %u", d[1]);
+    return shape(d, n);
+}
+FG_TARGET(planted_fail, .run = fail_run, .what = "an fg_fail on a prefix")
+
+/* Read through a volatile global so no compiler proves the store undefined and drops it. */
+int *volatile planted_null_pointer;
+
+static uint64_t segv_run(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n))
+        *planted_null_pointer = 1;
+    return shape(d, n);
+}
+FG_TARGET(planted_segv, .run = segv_run, .what = "a null-pointer write")
+
+static uint64_t abort_run(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n))
+        abort();
+    return shape(d, n);
+}
+FG_TARGET(planted_abort, .run = abort_run, .what = "an abort()")
+
+/* Unbounded recursion: each frame keeps a buffer the optimiser cannot drop. */
+static unsigned recurse(volatile unsigned depth)
+{
+    volatile char frame[256];
+    if (depth == 0xffffffffu) /* never: 4 G frames overflow any stack first */
+        return 0;
+    frame[depth % sizeof frame] = (char)depth;
+    return recurse(depth + 1) + frame[0];
+}
+
+static uint64_t stack_run(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n))
+        return recurse(0);
+    return shape(d, n);
+}
+FG_TARGET(planted_stack, .run = stack_run, .what = "a stack overflow")
+
+static uint64_t write_run(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n))
+        ((uint8_t *)d)[n - 1] ^= 1; /* the bug: writing into the const input */
+    return shape(d, n);
+}
+FG_TARGET(planted_write, .run = write_run, .what = "a write into the read-only input")
+
+static uint64_t trap_run(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n))
+        raise(SIGFPE);
+    return shape(d, n);
+}
+FG_TARGET(planted_fpe, .run = trap_run, .what = "a raised SIGFPE")
+
+/* ---- heap, time and exit oracles ----------------------------------------------------- */
+
+#include <pthread.h>
+#include <time.h>
+
+/* 'L' then a 32-bit big-endian declared length, allocated as declared: the classic
+ * amplification. The buffer is never touched, so a 4 GiB request costs nothing. */
+static size_t declared_length(const uint8_t *d, size_t n)
+{
+    if (n < 5 || d[0] != 'L')
+        return 0;
+    return (size_t)d[1] << 24 | (size_t)d[2] << 16 | (size_t)d[3] << 8 | d[4];
+}
+
+static uint64_t amplify_run(const uint8_t *d, size_t n)
+{
+    size_t len = declared_length(d, n);
+    char *volatile buf = len ? malloc(len) : NULL;
+    free(buf);
+    return fg_sig(n ? d[0] : 256, len != 0);
+}
+FG_TARGET(planted_amplify, .run = amplify_run, .what = "allocates a declared length")
+
+/* The clean twin: the same header, bounded by the bytes present. */
+static uint64_t amplify_clean_run(const uint8_t *d, size_t n)
+{
+    size_t len = declared_length(d, n);
+    char *volatile buf = len ? malloc(len < n ? len : n) : NULL;
+    free(buf);
+    return fg_sig(n ? d[0] : 256, len != 0);
+}
+FG_TARGET(planted_amplify_clean, .run = amplify_clean_run,
+          .what = "a declared length bounded by the bytes present")
+
+/* Volatile so the compiler neither folds nor warns about the size it cannot know. */
+static volatile size_t huge_size = SIZE_MAX;
+
+static uint64_t huge_run(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n)) {
+        void *volatile p = malloc(huge_size);
+        free(p);
+    }
+    return shape(d, n);
+}
+FG_TARGET(planted_huge, .run = huge_run, .what = "malloc(SIZE_MAX)")
+
+static uint64_t leak_run(const uint8_t *d, size_t n)
+{
+    char *volatile p = malloc(64 + n); /* volatile: the allocation must not be elided */
+    if (p)
+        memcpy(p, d, n);
+    if (!triggered(d, n)) /* the bug: the 0xAB path forgets to free */
+        free(p);
+    return shape(d, n);
+}
+FG_TARGET(planted_leak, .run = leak_run, .what = "a leak on one input path")
+
+/* Lazy initialisation on first use, as real libraries do: retained once, never again. */
+static char *lazy_table;
+static uint64_t lazy_run(const uint8_t *d, size_t n)
+{
+    if (!lazy_table) {
+        lazy_table = malloc(4096);
+        if (lazy_table)
+            memset(lazy_table, 7, 4096);
+    }
+    return shape(d, n);
+}
+FG_TARGET(planted_lazy, .run = lazy_run, .what = "lazy global state: must not be a finding")
+
+/* A buffer grown by doubling to four times the input, well within the allowance. */
+static uint64_t doubling_run(const uint8_t *d, size_t n)
+{
+    size_t cap = 1, len = 0;
+    uint8_t *buf = malloc(cap);
+    for (size_t i = 0; buf && i < 4 * n; i++) {
+        if (len == cap) {
+            uint8_t *b = realloc(buf, cap *= 2);
+            if (!b)
+                break;
+            buf = b;
+        }
+        buf[len++] = d[i % n];
+    }
+    free(buf);
+    return shape(d, n);
+}
+FG_TARGET(planted_doubling, .run = doubling_run, .what = "realloc doubling within allowance")
+
+static void *free_it(void *p)
+{
+    free(p);
+    return NULL;
+}
+
+/* Memory allocated by the case and freed by a second thread before the case returns. */
+static uint64_t thread_free_run(const uint8_t *d, size_t n)
+{
+    void *p = malloc(32 + n);
+    pthread_t t;
+    if (pthread_create(&t, NULL, free_it, p) == 0)
+        pthread_join(t, NULL);
+    else
+        free(p);
+    return shape(d, n);
+}
+FG_TARGET(planted_thread_free, .run = thread_free_run, .what = "freed on a second thread")
+
+/* Frees memory that was allocated before the case: must not confuse the accounting. */
+static char *before_case;
+static uint64_t old_free_run(const uint8_t *d, size_t n)
+{
+    if (before_case) {
+        free(before_case);
+        before_case = NULL;
+    } else {
+        before_case = malloc(128); /* freed by the next case, so retained once only */
+    }
+    return shape(d, n);
+}
+FG_TARGET(planted_old_free, .run = old_free_run, .what = "frees memory of an earlier case")
+
+static uint64_t hang_run(const uint8_t *d, size_t n)
+{
+    volatile unsigned long spin = 0;
+    while (triggered(d, n))
+        spin++;
+    return shape(d, n);
+}
+FG_TARGET(planted_hang, .run = hang_run, .what = "an infinite loop", .time_ms = 100)
+
+static uint64_t slow_run(const uint8_t *d, size_t n)
+{
+    static unsigned slept;
+    if (triggered(d, n) && slept < 3) { /* a few slow cases, then fast again */
+        slept++;
+        struct timespec t = {0, 60 * 1000000L};
+        nanosleep(&t, NULL);
+    }
+    return shape(d, n);
+}
+FG_TARGET(planted_slow, .run = slow_run, .what = "slow but bounded: not a finding",
+          .time_ms = 400)
+
+static uint64_t exit_run(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n))
+        exit(0);
+    return shape(d, n);
+}
+FG_TARGET(planted_exit, .run = exit_run, .what = "exit(0) mid-case")
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static uint64_t fd_leak_run(const uint8_t *d, size_t n)
+{
+    int fd = open("/dev/null", O_RDONLY);
+    if (fd >= 0 && !triggered(d, n)) /* the bug: the 0xAB path keeps it open */
+        close(fd);
+    return shape(d, n);
+}
+FG_TARGET(planted_fd_leak, .run = fd_leak_run, .what = "a descriptor leak on one path")
+
+static uint64_t fd_clean_run(const uint8_t *d, size_t n)
+{
+    int fd = open("/dev/null", O_RDONLY);
+    if (fd >= 0)
+        close(fd);
+    return shape(d, n);
+}
+FG_TARGET(planted_fd_clean, .run = fd_clean_run, .what = "opens and closes a descriptor")
+
+/* The mistake the saturation watch exists for: a signature folding a running total, so
+ * every case looks new and the corpus keeps everything. */
+static uint64_t saturate_run(const uint8_t *d, size_t n)
+{
+    static uint64_t total;
+    (void)d;
+    total += n + 1;
+    return fg_sig(total, 0);
+}
+FG_TARGET(planted_saturate, .run = saturate_run, .what = "a signature folding a running total")
+
+/* Comparison feedback's planted bug: an 8-byte memcmp magic, then a 32-bit constant
+ * compared as one integer. Byte havoc alone needs ~2^96 tries; operands recorded from the
+ * comparisons solve each step. */
+static uint64_t magic_run(const uint8_t *d, size_t n)
+{
+    if (n < 12 || memcmp(d, "FUZZGATE", 8) != 0)
+        return fg_sig(1, n < 12);
+    uint32_t v = (uint32_t)d[8] | (uint32_t)d[9] << 8 | (uint32_t)d[10] << 16 |
+                 (uint32_t)d[11] << 24;
+    if (v == 0xC0FFEE42u)
+        abort();
+    return fg_sig(2, 0);
+}
+FG_TARGET(planted_magic, .run = magic_run, .what = "aborts past an 8-byte magic and a u32")
+
+/* Rejects every input (libFuzzer's return -1) while returning a fresh signature each
+ * time: nothing generated may be kept. */
+static uint64_t reject_run(const uint8_t *d, size_t n)
+{
+    fg_reject();
+    return fg_sig(n, n ? d[0] : 0);
+}
+FG_TARGET(planted_reject, .run = reject_run, .what = "fg_reject on every input")
+
+/* ---- the misbehaviour matrix ---------------------------------------------------------
+ * Each target misbehaves one way on an input holding 0xAB, and has a second bug, an
+ * FG_CHECK on an input holding 0xCD. A supervised run must outlive the first, report it
+ * as one class, and go on to find the second. */
+#define SECOND_TRIGGER 0xCD
+
+enum misbehaviour {
+    M_SEGV, M_ABORT, M_STACK, M_CHECK, M_EXIT, M_HANG, M_HUGE, M_LEAK, M_FD, M_FLOOD,
+    M_FORK, M_LINGER, M_THREAD
+};
+
+static void *sleep_long(void *arg)
+{
+    (void)arg;
+    struct timespec t = {30, 0};
+    nanosleep(&t, NULL);
+    return NULL;
+}
+
+static void misbehave(enum misbehaviour m)
+{
+    static volatile int spin = 1;
+    static char flood[64 * 1024];
+    switch (m) {
+    case M_SEGV: *planted_null_pointer = 1; break;
+    case M_ABORT: abort();
+    case M_STACK: recurse(0); break;
+    case M_CHECK: fg_fail("the matrix's planted check"); break;
+    case M_EXIT: exit(3);
+    case M_HANG: while (spin) {} break;
+    case M_HUGE: {
+        void *volatile p = malloc(huge_size); /* volatile: no malloc/free pair elided */
+        free(p);
+        break;
+    }
+    case M_LEAK: {
+        void *volatile p = malloc(48);
+        (void)p;
+        break;
+    }
+    case M_FD: (void)open("/dev/null", O_RDONLY); break;
+    case M_FLOOD:
+        memset(flood, 'x', sizeof flood);
+        for (int i = 0; i < 16; i++) /* 1 MiB on stdout */
+            fwrite(flood, 1, sizeof flood, stdout);
+        fflush(stdout);
+        break;
+    case M_FORK: /* the copy returns into the engine, which must not run it on */
+        if (fork() == 0)
+            return;
+        break;
+    case M_LINGER: /* the copy holds every descriptor the executor has, for 30 s */
+        if (fork() == 0) {
+            sleep_long(NULL);
+            _exit(0);
+        }
+        break;
+    case M_THREAD: {
+        pthread_t t;
+        if (pthread_create(&t, NULL, sleep_long, NULL) == 0)
+            pthread_detach(t);
+        break;
+    }
+    }
+}
+
+/* A sanitizer printing (and symbolising) its report of a crash can take a few hundred ms
+ * of the case's time on a loaded machine: the deadline is a second, except for the hang. */
+#define MATRIX(name, m, ms)                                                                \
+    static uint64_t matrix_##name##_run(const uint8_t *d, size_t n)                        \
+    {                                                                                      \
+        if (triggered(d, n))                                                               \
+            misbehave(m);                                                                  \
+        FG_CHECK(memchr(d, SECOND_TRIGGER, n) == NULL, "the second planted bug");          \
+        return shape(d, n);                                                                \
+    }                                                                                      \
+    FG_TARGET(matrix_##name, .run = matrix_##name##_run, .time_ms = ms,                    \
+              .what = "matrix: " #name " on 0xAB, a check on 0xCD")
+MATRIX(segv, M_SEGV, 1000)
+MATRIX(abort, M_ABORT, 1000)
+MATRIX(stack, M_STACK, 1000)
+MATRIX(check, M_CHECK, 1000)
+MATRIX(exit, M_EXIT, 1000)
+MATRIX(hang, M_HANG, 200)
+MATRIX(huge, M_HUGE, 1000)
+MATRIX(leak, M_LEAK, 1000)
+MATRIX(fd, M_FD, 1000)
+MATRIX(flood, M_FLOOD, 1000)
+MATRIX(fork, M_FORK, 1000)
+MATRIX(linger, M_LINGER, 1000)
+MATRIX(thread, M_THREAD, 1000)
+
+/* Resident memory the heap oracle never sees (mmap is not interposed): 256 MiB touched,
+ * then held for a while, so only the supervisor's RSS limit can catch it. */
+static uint64_t rss_run(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n)) {
+        size_t big = (size_t)256 << 20;
+        char *p = mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+            for (size_t i = 0; i < big; i += 4096)
+                p[i] = 1;
+            struct timespec t = {2, 0};
+            nanosleep(&t, NULL);
+            munmap(p, big);
+        }
+    }
+    return shape(d, n);
+}
+FG_TARGET(planted_rss, .run = rss_run, .what = "256 MiB resident through mmap")
+
+/* A target this build cannot run (as the Brotli targets are without libbrotli-dev): it is
+ * listed, printed as skipped and counted apart from passed and failed; its body is never
+ * called, so it has none. */
+FG_TARGET(planted_skipped, .what = "a target built without what it needs",
+          .skip = "built without the planted dependency (a test)")

@@ -1,0 +1,152 @@
+#!/bin/sh
+# test/scripts/install.sh — install into a staging root, then build a user's target outside the
+# tree with `pkg-config fuzzgate-main` and check that a planted FG_CHECK bug and a planted
+# segfault are each reported with the right kind, a .bin + .txt and a replay command that
+# reproduces it; build a libFuzzer harness with `pkg-config fuzzgate-libfuzzer` and check
+# that `./harness -runs=100000 -seed=1 corpus/` finds its planted bug and writes
+# crash-<sha1>. Run by `make check` from the repository root.
+set -u
+CC=${CC:-cc}
+SANFLAGS=
+[ -n "${SANITIZE:-}" ] && SANFLAGS="-fsanitize=$SANITIZE"
+fails=0
+ok() { echo "install: ok: $1"; }
+bad() { echo "install: FAILED: $1"; fails=$((fails + 1)); }
+
+B=${B:-build}
+stage=$(pwd)/$B/stage
+rm -rf "$stage"
+make -s install B="$B" CC="$CC" SANITIZE="${SANITIZE:-}" BROTLI="${BROTLI:-}" \
+    DESTDIR="$stage" PREFIX=/usr \
+    >/dev/null || { echo "install: make install failed"; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/fg-outside-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cp test/outside/app_target.c "$work/"
+export PKG_CONFIG_PATH="$stage/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage"
+flags=$(pkg-config --cflags --libs fuzzgate-main) || { echo "install: pkg-config failed"; exit 1; }
+(cd "$work" && $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS app_target.c $flags -o app) ||
+    { echo "install: building the outside target failed"; exit 1; }
+
+# The planted check.
+(cd "$work" && ./app --findings=f app_parse >out 2>err)
+st=$?
+[ $st -eq 1 ] && ok "app_parse exits 1" || bad "app_parse exit status $st (want 1)"
+grep -q '^app_parse: FAIL' "$work/out" && ok "app_parse reports FAIL" || bad "no FAIL line"
+bin=$(ls "$work"/f/app_parse/check-*.bin 2>/dev/null | head -1)
+[ -n "$bin" ] && [ -f "${bin%.bin}.txt" ] && ok "check .bin and .txt stored" ||
+    bad "no check-*.bin/.txt"
+grep -q '^kind: check$' "${bin%.bin}.txt" 2>/dev/null && ok "kind: check" || bad "kind"
+replay=$(sed -n 's/^replay: //p' "${bin%.bin}.txt" 2>/dev/null)
+(cd "$work" && $replay >rout 2>/dev/null)
+st=$?
+[ $st -eq 1 ] && grep -q 'FAIL check' "$work/rout" && ok "replay reproduces the check" ||
+    bad "replay of the check: status $st"
+
+# The heap oracles, with no call of the target's own.
+(cd "$work" && ./app --findings=f app_heap >out 2>err)
+st=$?
+[ $st -eq 1 ] && ok "app_heap exits 1" || bad "app_heap exit status $st (want 1)"
+ls "$work"/f/app_heap/amplification-*.bin >/dev/null 2>&1 && ok "amplification found" ||
+    bad "no amplification finding"
+ls "$work"/f/app_heap/retention-*.bin >/dev/null 2>&1 && ok "retention found" ||
+    bad "no retention finding"
+
+# The planted segfault. Supervised (the default) the executor dies and the run reports it;
+# with --no-fork the one process dies of it.
+(cd "$work" && ./app --findings=f app_crash >out 2>err)
+st=$?
+[ $st -eq 1 ] && grep -q 'app_crash: FAIL' "$work/out" && ok "app_crash is reported, exit 1" ||
+    bad "app_crash exit status $st (want 1 and a FAIL line)"
+(cd "$work" && ./app --no-fork --findings=f2 app_crash >out2 2>err2)
+st=$?
+# A sanitizer may catch the bad store first and exit with its own status; the engine's
+# death callback has stored the finding either way.
+died() { [ "$1" -eq 139 ] || { [ -n "$SANFLAGS" ] && [ "$1" -ne 0 ] && grep -q crashed "$2"; }; }
+# (under a sanitizer: its own exit status, or 134 after abort_on_error)
+died $st "$work/err2" && ok "app_crash --no-fork dies of the crash" ||
+    bad "app_crash --no-fork exit status $st (want 139)"
+ls "$work"/f2/app_crash/crash-*.bin >/dev/null 2>&1 && ok "--no-fork stored the crash" ||
+    bad "--no-fork: no crash finding"
+bin=$(ls "$work"/f/app_crash/crash-*.bin 2>/dev/null | head -1)
+[ -n "$bin" ] && grep -q '^kind: crash$' "${bin%.bin}.txt" && ok "crash .bin/.txt stored" ||
+    bad "no crash finding"
+replay=$(sed -n 's/^replay: //p' "${bin%.bin}.txt" 2>/dev/null)
+(cd "$work" && $replay >rout 2>"$work/rerr")
+st=$?
+[ $st -eq 1 ] && grep -q 'FAIL crash' "$work/rout" && ok "replay reproduces the crash" ||
+    bad "replay of the crash: status $st"
+
+# A libFuzzer harness, unchanged, under fuzzgate's libFuzzer driver: the whole build is
+# one pkg-config line, and the run is libFuzzer's command line.
+cp test/outside/lf_harness.c "$work/"
+mkdir -p "$work/corpus"
+printf 'REC\001\003abc' >"$work/corpus/record"
+lfflags=$(pkg-config --cflags --libs fuzzgate-libfuzzer) || bad "pkg-config fuzzgate-libfuzzer"
+if (cd "$work" && $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS lf_harness.c $lfflags \
+        -o harness); then
+    (cd "$work" && ./harness -runs=100000 -seed=1 corpus/ >lout 2>lerr)
+    st=$?
+    [ $st -eq 134 ] && ok "harness dies of the planted assert" ||
+        bad "harness exit status $st (want 134, the abort)"
+    crash=$(ls "$work"/crash-* 2>/dev/null | head -1)
+    name=${crash##*/}
+    sha=$( [ -n "$crash" ] && sha1sum <"$crash" | cut -c1-40)
+    [ -n "$crash" ] && [ "$name" = "crash-$sha" ] && ok "crash-<sha1> written ($name)" ||
+        bad "no crash-<sha1> artifact in the current directory"
+    grep -q "Test unit written to ./$name" "$work/lerr" && ok "libFuzzer's artifact line" ||
+        bad "no 'Test unit written to' line"
+    (cd "$work" && ./harness "$name" >/dev/null 2>&1)
+    st=$?
+    [ $st -eq 134 ] && ok "./harness $name reproduces it" || bad "replay status $st"
+else
+    bad "building the libFuzzer harness with gcc-style pkg-config flags failed"
+fi
+
+# The embedding example: a library's own test program (its own main and runner) links the
+# installed fuzzgate and runs one target per test case. It passes as its targets pass, and
+# the planted bug fails the host's test through its fuzz test case alone.
+cp -r examples/rle "$work/rle"
+mk() { make -s -C "$work/rle" CC="$CC" CFLAGS="-std=c11 -Wall -Wextra -Werror -O2 $SANFLAGS" "$@"; }
+if mk test_rle >/dev/null 2>&1; then
+    (cd "$work/rle" && ./test_rle >out 2>err)
+    st=$?
+    [ $st -eq 0 ] && grep -q '^rle_roundtrip: PASS' "$work/rle/out" &&
+        grep -q '^rle tests: 4 passed, 0 failed' "$work/rle/out" &&
+        ok "example test program passes, fuzzgate's lines in its output" ||
+        bad "example test program: status $st"
+    mk clean && mk EXTRA=-DRLE_PLANTED_BUG test_rle >/dev/null 2>&1
+    (cd "$work/rle" && ./test_rle >out 2>err)
+    st=$?
+    [ $st -eq 1 ] && grep -q '^rle_roundtrip: FAIL' "$work/rle/out" &&
+        grep -q '^\[ FAIL \] fuzz_roundtrip' "$work/rle/out" &&
+        grep -q '^rle tests: 3 passed, 1 failed' "$work/rle/out" &&
+        ok "the planted bug fails the example's fuzz test case, and only it" ||
+        bad "example with the planted bug: status $st"
+else
+    bad "building examples/rle against the install failed"
+fi
+
+# A user's target over the Brotli oracle, when this is a Brotli build (its header is
+# installed with the library then, and only then).
+if [ -f "$stage/usr/include/fuzzgate_brotli.h" ]; then
+    cp test/outside/app_brotli.c "$work/"
+    bflags=$(PKG_CONFIG_PATH= PKG_CONFIG_SYSROOT_DIR= pkg-config --cflags --libs libbrotlienc \
+        libbrotlidec)
+    if (cd "$work" && $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS app_brotli.c $flags $bflags \
+            -o app_brotli); then
+        (cd "$work" && ./app_brotli --findings=f --cases=300 app_brotli >out 2>err)
+        st=$?
+        [ $st -eq 0 ] && grep -q '^app_brotli: PASS 300 cases' "$work/out" &&
+            ok "a target of its own calls the Brotli oracle" || bad "app_brotli: status $st"
+    else
+        bad "building the outside Brotli target failed"
+    fi
+elif [ "${BROTLI:-}" != 0 ] && PKG_CONFIG_PATH= pkg-config --exists libbrotlienc libbrotlidec \
+        2>/dev/null; then
+    bad "a Brotli build installed no fuzzgate_brotli.h"
+else
+    ok "no Brotli, no fuzzgate_brotli.h"
+fi
+
+echo "install: $fails failed"
+[ $fails -eq 0 ]

@@ -1,0 +1,156 @@
+/* test/support/proc.c — running sibling programs in child processes and reading what they left. */
+#include "test/support/proc.h"
+
+#include "test/support/check.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+char *fgt_slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0)
+            break;
+        if (len + 1 == cap) {
+            char *b = realloc(buf, cap *= 2);
+            if (!b) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = b;
+        }
+    }
+    fclose(f);
+    if (buf) {
+        buf[len] = '\0';
+        if (n)
+            *n = len;
+    }
+    return buf;
+}
+
+int fgt_write(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    int ok = fwrite(data, 1, n, f) == n;
+    return (fclose(f) == 0 && ok) ? 0 : -1;
+}
+
+int fgt_tmpdir(char *buf, size_t cap)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(buf, cap, "%s/fgt-XXXXXX", base && *base ? base : "/tmp");
+    return mkdtemp(buf) ? 0 : -1;
+}
+
+void fgt_rmrf(const char *path)
+{
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            char sub[4096];
+            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+            fgt_rmrf(sub);
+        }
+        closedir(d);
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+int fgt_find(const char *dir, const char *prefix, const char *suffix, char *buf, size_t cap)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int found = 0;
+    struct dirent *e;
+    size_t lp = strlen(prefix), ls = strlen(suffix);
+    while ((e = readdir(d)) != NULL) {
+        size_t ln = strlen(e->d_name);
+        if (ln < lp + ls || strncmp(e->d_name, prefix, lp) != 0 ||
+            strcmp(e->d_name + ln - ls, suffix) != 0)
+            continue;
+        if (!found++ && buf)
+            snprintf(buf, cap, "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    return found;
+}
+
+int fgt_spawn(char *const argv[], char *const env[], fgt_run *r)
+{
+    memset(r, 0, sizeof *r);
+    char dir[256], outp[300], errp[300];
+    if (fgt_tmpdir(dir, sizeof dir) != 0)
+        return -1;
+    snprintf(outp, sizeof outp, "%s/out", dir);
+    snprintf(errp, sizeof errp, "%s/err", dir);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (o < 0 || e < 0)
+            _exit(127);
+        dup2(o, 1);
+        dup2(e, 2);
+        for (size_t i = 0; env && env[i]; i++)
+            putenv(env[i]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0)
+        ;
+    r->exited = WIFEXITED(st);
+    r->code = r->exited ? WEXITSTATUS(st) : -1;
+    r->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+    r->out = fgt_slurp(outp, NULL);
+    r->err = fgt_slurp(errp, NULL);
+    if (!r->out)
+        r->out = strdup("");
+    if (!r->err)
+        r->err = strdup("");
+    fgt_rmrf(dir);
+    return 0;
+}
+
+int fgt_planted_gate(const char *root, const char *findings, const char *targets,
+                     fgt_run *r)
+{
+    char prog[300], farg[600], carg[300];
+    snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
+    snprintf(farg, sizeof farg, "--findings=%s/%s", root, findings);
+    snprintf(carg, sizeof carg, "--corpus=%s/no-corpus", root);
+    char *argv[] = {prog, farg, carg, (char *)targets, NULL};
+    return fgt_spawn(argv, NULL, r);
+}
+
+void fgt_run_free(fgt_run *r)
+{
+    free(r->out);
+    free(r->err);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,80 @@
+/* test/unit/test_coverage.c — the SanitizerCoverage runtime: modules register, counters become
+ * bucketed features, and a feature names a module and an index, never an address. */
+#include "test/support/check.h"
+#include "engine/feedback/sancov.h"
+
+#include "engine/feedback/coverage.h"
+
+#include <string.h>
+
+
+static uint8_t counters[40];
+static uint32_t guards[10];
+
+typedef struct seen {
+    uint64_t f[128];
+    size_t n;
+} seen;
+
+static void collect(void *ctx, uint64_t feature)
+{
+    seen *s = ctx;
+    if (s->n < 128)
+        s->f[s->n++] = feature;
+}
+
+static int contains(const seen *s, uint64_t f)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->f[i] == f)
+            return 1;
+    return 0;
+}
+
+FG_TEST(coverage_counters_become_bucketed_features)
+{
+    __sanitizer_cov_8bit_counters_init(counters, counters + sizeof counters);
+    __sanitizer_cov_8bit_counters_init(counters, counters + sizeof counters); /* once only */
+    CHECK(fgi_cov_enabled());
+    CHECK(fgi_cov_edges_total() >= sizeof counters);
+    fgi_cov_reset();
+    seen a = {.n = 0};
+    CHECK_EQ_U(fgi_cov_features(collect, &a), 0);
+
+    counters[3] = 1;
+    counters[17] = 5;
+    counters[39] = 200;
+    seen b = {.n = 0};
+    CHECK_EQ_U(fgi_cov_features(collect, &b), 3);
+    CHECK_EQ_U(b.n, 3);
+
+    /* Same edge, same bucket: the same feature; another bucket: another feature. */
+    fgi_cov_reset();
+    CHECK(counters[3] == 0 && counters[39] == 0);
+    counters[17] = 7; /* 4-7: the bucket of 5 */
+    seen c = {.n = 0};
+    fgi_cov_features(collect, &c);
+    CHECK(c.n == 1 && contains(&b, c.f[0]));
+    counters[17] = 8; /* 8-15 */
+    seen d = {.n = 0};
+    fgi_cov_features(collect, &d);
+    CHECK(d.n == 1 && !contains(&b, d.f[0]));
+    fgi_cov_reset();
+}
+
+FG_TEST(coverage_trace_pc_guard_counts_per_guard)
+{
+    __sanitizer_cov_trace_pc_guard_init(guards, guards + 10);
+    CHECK(guards[0] != 0 && guards[9] != 0 && guards[0] != guards[9]);
+    fgi_cov_reset();
+    for (int i = 0; i < 3; i++)
+        __sanitizer_cov_trace_pc_guard(&guards[4]);
+    __sanitizer_cov_trace_pc_guard(&guards[9]);
+    seen s = {.n = 0};
+    CHECK_EQ_U(fgi_cov_features(collect, &s), 2);
+    uint32_t off = 0;
+    __sanitizer_cov_trace_pc_guard(&off); /* a guard that is not ours is ignored */
+    seen t = {.n = 0};
+    CHECK_EQ_U(fgi_cov_features(collect, &t), 2);
+    fgi_cov_reset();
+}
