@@ -12,6 +12,7 @@
 #include "engine/feedback/coverage.h"
 #include "oracle/frames.h"
 #include "oracle/heap.h"
+#include "oracle/retention.h"
 #include "oracle/watchdog.h"
 #include "engine/supervise/wire.h"
 
@@ -435,8 +436,8 @@ fg_error fgi_exec_reserve(fgi_exec *e, size_t size)
 
 /* Runs the body once over a copy of data with every oracle armed; heap says what the
  * case left allocated (nothing for a case the engine ended: that memory is released). */
-static void run_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_result *res,
-                     fgi_heap_report *heap)
+void fgi_exec_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_result *res,
+                   fgi_heap_report *heap)
 {
     uint8_t *in = e->buf + e->cap - size;
     if (size)
@@ -500,45 +501,6 @@ static void run_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_res
         ex.slot->active = 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp((const char *)a, (const char *)b);
-}
-
-/* Memory a case left behind is a leak only if it is left on every run: the same input
- * runs twice more, and lazy initialisation (retained once, then reused) is let go. The
- * class names the first sites in sorted module+offset order, never in table order, so it
- * is the same from run to run. */
-static void confirm_retention(fgi_exec *e, const uint8_t *data, size_t size,
-                              fgi_case_result *res, const fgi_heap_report *first)
-{
-    fgi_heap_report again;
-    for (int run = 0; run < 2; run++) {
-        run_body(e, data, size, res, &again);
-        if (res->status != FGI_CASE_OK)
-            return; /* the re-run failed an oracle itself: that is the finding */
-        if (again.live_bytes == 0)
-            return; /* not retained every time: not a leak */
-    }
-    static char names[FGI_HEAP_SITES][96]; /* run thread only; too big for the stack */
-    for (unsigned i = 0; i < again.nsites; i++)
-        fgi_heap_site_name(again.sites[i], names[i], sizeof names[i]);
-    qsort(names, again.nsites, sizeof names[0], by_name);
-    char sites[4 * 96 + 8] = "";
-    size_t used = 0;
-    for (unsigned i = 0; i < again.nsites && i < 4; i++)
-        used += (size_t)snprintf(sites + used, sizeof sites - used, "%s%s", i ? ", " : "",
-                                 names[i]);
-    res->status = FGI_CASE_ENDED;
-    res->kind = "retention";
-    snprintf(res->site, sizeof res->site, "%s", sites);
-    snprintf(res->detail, sizeof res->detail,
-             "the case left %zu bytes in %zu blocks allocated, on each of 3 runs "
-             "(first run %zu bytes; allocated at %s%s)",
-             again.live_bytes, again.live_blocks, first->live_bytes, sites,
-             again.nsites > 4 ? ", ..." : "");
-}
-
 void fgi_exec_origin(fgi_exec *e, int64_t case_index, const char *origin,
                      const fgi_mut *mut)
 {
@@ -553,9 +515,9 @@ void fgi_exec_run(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_result
     e->crash.data = data;
     e->crash.size = size;
     fgi_heap_report heap;
-    run_body(e, data, size, res, &heap);
-    if (res->status == FGI_CASE_OK && heap.live_bytes)
-        confirm_retention(e, data, size, res, &heap);
+    fgi_exec_body(e, data, size, res, &heap);
+    if (res->status == FGI_CASE_OK && heap.live_blocks)
+        fgi_retention_check(e, data, size, res, &heap);
 }
 
 int fgi_exec_in_case(void)

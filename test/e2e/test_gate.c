@@ -176,6 +176,11 @@ FG_TEST(gate_leak_on_one_path_is_retention)
     expect_finding("planted_leak", "retention", 0);
 }
 
+FG_TEST(gate_leak_of_one_small_block_is_retention)
+{
+    expect_finding("planted_leak_small", "retention", 0);
+}
+
 FG_TEST(gate_descriptor_leak_is_retention)
 {
     expect_finding("planted_fd_leak", "retention", 0);
@@ -233,6 +238,7 @@ FG_TEST(gate_clean_twins_of_the_heap_and_time_oracles_pass)
 {
     expect_clean("planted_amplify_clean"); /* a declared length bounded by bytes present */
     expect_clean("planted_lazy");          /* lazy initialisation: retained once only */
+    expect_clean("planted_keep_latest");   /* the latest error kept, a cache: no growth */
     expect_clean("planted_doubling");      /* realloc doubling within the allowance */
     expect_clean("planted_thread_free");   /* freed by a second thread */
     expect_clean("planted_old_free");      /* frees memory of an earlier case */

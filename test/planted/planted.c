@@ -170,6 +170,39 @@ static uint64_t lazy_run(const uint8_t *d, size_t n)
 }
 FG_TARGET(planted_lazy, .run = lazy_run, .what = "lazy global state: must not be a finding")
 
+/* One small block (8 bytes) forgotten on the 0xAB path: growth of one block a run. */
+static uint64_t leak_small_run(const uint8_t *d, size_t n)
+{
+    char *volatile p = malloc(8);
+    if (p)
+        memset(p, 1, 8);
+    if (!triggered(d, n))
+        free(p);
+    return shape(d, n);
+}
+FG_TARGET(planted_leak_small, .run = leak_small_run, .what = "a leak of one 8-byte block")
+
+/* Keeps a copy of the latest "error" and frees the previous one, as libxml2 keeps its
+ * last error: every case leaves a block, its size set by the input, and the heap never
+ * grows. Plus a cache filled once per first byte, as encoding handlers are. */
+static char *latest_error;
+static char *cache_by_byte[256];
+static uint64_t keep_latest_run(const uint8_t *d, size_t n)
+{
+    char *msg = malloc(16 + n);
+    if (msg) {
+        memset(msg, 'e', 15 + n);
+        msg[15 + n] = '\0';
+    }
+    free(latest_error);
+    latest_error = msg;
+    if (n && !cache_by_byte[d[0]])
+        cache_by_byte[d[0]] = malloc(100);
+    return shape(d, n);
+}
+FG_TARGET(planted_keep_latest, .run = keep_latest_run,
+          .what = "keeps the latest error and caches per first byte: must not be a finding")
+
 /* A buffer grown by doubling to four times the input, well within the allowance. */
 static uint64_t doubling_run(const uint8_t *d, size_t n)
 {
