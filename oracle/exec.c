@@ -393,6 +393,7 @@ fg_error fgi_exec_open(fgi_exec *e, const fg_target *t)
     ex.pid = getpid();
     ex.open = e;
     e->target = t;
+    e->time_ms = t->time_ms ? t->time_ms : FGI_DEFAULT_TIME_MS; /* the session may override */
     return FG_OK;
 }
 
@@ -454,7 +455,7 @@ void fgi_exec_body(fgi_exec *e, const uint8_t *data, size_t size, fgi_case_resul
                           memory_order_relaxed);
     if (fgi_cov_enabled()) {
         fgi_cov_reset();
-        fgi_cov_budget(fgi_cov_default_budget(size));
+        fgi_cov_budget(fgi_cov_budget_for(e->time_ms));
     }
     if (ex.slot) {
         publish(e, data, size);

@@ -39,6 +39,7 @@ typedef struct fgi_exec {
      * crash.data/size are set by fgi_exec_run to the caller's pristine copy. */
     fgi_finding_rec crash;
     const fgi_mut *mut;
+    unsigned time_ms;  /* the case's deadline (set by the session): the edge budget's base */
 } fgi_exec;
 
 /* Arms the process for cases: fatal-signal handlers on an alternate stack (the previous

@@ -26,10 +26,14 @@ FGI_HIDDEN size_t fgi_cov_features(void (*fn)(void *ctx, uint64_t feature), void
  * Set before each case; 0 = no budget. */
 FGI_HIDDEN void fgi_cov_budget(uint64_t edges);
 
-/* The default budget for an input of `size` bytes: 20 M edges + 50 k per byte.
- * Arbitrary but generous: a parser runs tens to thousands of edges per byte; a hang runs
- * 20 M edges in a fraction of a second. */
-FGI_HIDDEN uint64_t fgi_cov_default_budget(size_t size);
+/* The budget follows the case's deadline at a fixed rate, so a longer .time_ms/-timeout
+ * is a larger budget and the same deadline is the same budget on every machine. The rate
+ * is a deliberately slow machine: gcc's trace-pc callback runs 150-400 M edges/s here
+ * (2.5-7 ns an edge), so a case on its budget takes 5-13% of its deadline, and the
+ * budget, not the watchdog, ends a hang even on a CI box 8x slower or more loaded. */
+#define FGI_EDGES_PER_MS 20000u
+/* The budget for a deadline of time_ms: time_ms x FGI_EDGES_PER_MS edges (10 s: 200 M). */
+FGI_HIDDEN uint64_t fgi_cov_budget_for(unsigned time_ms);
 
 /* Instrumented edges known so far (for status lines). */
 FGI_HIDDEN size_t fgi_cov_edges_total(void);

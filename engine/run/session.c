@@ -734,6 +734,7 @@ static fg_error executor_open(run *r)
     if (e != FG_OK)
         return e;
     r->exec_open = 1;
+    r->exec.time_ms = r->time_ms; /* -timeout/--timeout-ms over .time_ms: the edge budget */
     r->exec.crash.target = r->t->name;
     r->exec.crash.seed = r->s->opt.seed;
     r->exec.crash.program = r->s->program;
