@@ -40,6 +40,10 @@ FGI_HIDDEN FG_NORETURN void fgi_assert_fail(const char *file, int line, const ch
 /* ---- engine memory funnel (mem.c) -------------------------------------------------- */
 /* Every engine allocation goes through here, never through the target-visible malloc
  * family, so the heap oracles never count the engine and tests can fail the N-th one. */
+/* The engine error for a failed system call's errno: the causes a user can act on (no such
+ * file, permission denied, no space left) are named; anything else is FG_EIO. */
+FGI_HIDDEN fg_error fgi_error_from_errno(int err);
+
 FGI_HIDDEN void *fgi_malloc(size_t size);
 FGI_HIDDEN void *fgi_calloc(size_t n, size_t size);
 FGI_HIDDEN void *fgi_realloc(void *p, size_t size);

@@ -37,7 +37,7 @@ fg_error fgi_dir_list(const char *dir, fgi_names *out, int *missing)
             *missing = 1;
             return FG_OK;
         }
-        return FG_EIO;
+        return fgi_error_from_errno(errno);
     }
     size_t cap = 0;
     fg_error err = FG_OK;
@@ -97,7 +97,7 @@ fg_error fgi_file_read(const char *path, size_t limit, uint8_t **data, size_t *s
     *size = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return FG_EIO;
+        return fgi_error_from_errno(errno);
     size_t cap = 4096, len = 0;
     uint8_t *buf = fgi_malloc(cap);
     fg_error err = buf ? FG_OK : FG_ENOMEM;

@@ -260,7 +260,9 @@ int fgi_write_atomic(const char *final, int (*fill)(int fd, void *ctx), void *ct
     int ok = fill(fd, ctx) == 0 && fsync(fd) == 0;
     ok = close(fd) == 0 && ok;
     if (!ok || rename(tmp, final) != 0) {
+        int saved = errno; /* the cause, not unlink's word on the temporary */
         unlink(tmp);
+        errno = saved;
         return -1;
     }
     return 0;

@@ -22,6 +22,7 @@
 #include "engine/findings/finding.h"
 #include "engine/report/report.h"
 
+#include <errno.h>
 #include <string.h>
 
 static void json_string(fgi_str *s, const char *text)
@@ -135,7 +136,8 @@ static fg_error write_file(const char *dir, const char *name, const char *p, siz
     fgi_str path = {0};
     fgi_str_addf(&path, "%s/%s", dir, name);
     fg_error e = path.failed                                                  ? FG_ENOMEM
-                 : fgi_write_atomic(path.buf, fill_text, &(text){p, len}) ? FG_EIO
+                 : fgi_write_atomic(path.buf, fill_text, &(text){p, len})
+                     ? fgi_error_from_errno(errno)
                                                                            : FG_OK;
     fgi_str_free(&path);
     return e;
@@ -148,10 +150,10 @@ fg_error fg_session_write_reports(fg_session *s)
     char *dir = fgi_strdup(s->opt.findings);
     if (!dir)
         return FG_ENOMEM;
-    int made = fgi_make_dirs(dir);
+    int made = fgi_make_dirs(dir), why = errno;
     fgi_free(dir);
     if (made != 0)
-        return FG_EIO;
+        return fgi_error_from_errno(why);
     fgi_str r = {0};
     fgi_str_addf(&r,
                  "{\"fuzzgate\": 1, \"seed\": \"0x%016llx\", \"cases\": %llu, \"timed\": %s, "

@@ -492,3 +492,53 @@ FG_TEST(gate_brotli_bomb_is_amplification_not_oom)
     printf("  skipped: built without brotli (install libbrotli-dev)\n");
 #endif
 }
+
+/* A gate replays a committed corpus: a target without one (a typo in the corpus path,
+ * a directory never committed) fails naming the directory and the command that seeds it,
+ * and a target that declares FG_NO_CORPUS (every planted one) runs without. */
+FG_TEST(gate_target_without_its_corpus_fails_naming_the_directory)
+{
+    scratch s;
+    scratch_open(&s, "fuzzgate");
+    fgt_run r;
+    run_gate(&s, &r, NULL, "hex", NULL, NULL);
+    char want[1000];
+    snprintf(want, sizeof want, "hex: FAIL the corpus directory %s/hex is missing", s.corpus);
+    CHECK(r.exited && r.code == 1);
+    CHECK(strstr(r.out, want) != NULL);
+    snprintf(want, sizeof want, "--corpus=%s --corpus-out=%s hex`", s.corpus, s.corpus);
+    CHECK(strstr(r.out, want) != NULL);
+    CHECK(strstr(r.out, "\n0 passed, 1 failed\n") != NULL);
+    fgt_run_free(&r);
+
+    /* An empty directory is no better; the seeding command itself runs and seeds it. */
+    char dir[400], cmd[500];
+    snprintf(dir, sizeof dir, "%s/hex", s.corpus);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    CHECK(system(cmd) == 0);
+    run_gate(&s, &r, NULL, "hex", NULL, NULL);
+    CHECK(r.exited && r.code == 1 && strstr(r.out, "hex is empty") != NULL);
+    fgt_run_free(&r);
+    char out[420];
+    snprintf(out, sizeof out, "--corpus-out=%s", s.corpus);
+    run_gate(&s, &r, NULL, out, "--cases=500", "hex");
+    CHECK(r.exited && r.code == 0);
+    fgt_run_free(&r);
+    run_gate(&s, &r, NULL, "--cases=0", "hex", NULL);
+    CHECK(r.exited && r.code == 0 && strstr(r.out, "hex: PASS 0 cases") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
+}
+
+/* A file that cannot be replayed is named with its cause, not "input/output error". */
+FG_TEST(gate_replay_of_a_missing_file_names_the_cause)
+{
+    scratch s;
+    scratch_open(&s, "fuzzgate");
+    fgt_run r;
+    run_gate(&s, &r, NULL, "hex", "/no/such/file", NULL);
+    CHECK(r.exited && r.code == 2);
+    CHECK(strstr(r.out, "/no/such/file: cannot replay: no such file or directory") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
+}

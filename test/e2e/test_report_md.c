@@ -221,8 +221,9 @@ FG_TEST(report_md_of_a_gate_holds_a_working_replay_command)
     fgt_rmrf(root);
 }
 
-/* The reports are written in turn, each atomically: a failed write of FUZZ.md is an I/O
- * error that leaves the JSON reports written and no FUZZ.md. */
+/* The reports are written in turn, each atomically: a failed write of FUZZ.md (the fault
+ * injected is a full disk) is named as such and leaves the JSON reports written and no
+ * FUZZ.md. */
 FG_TEST(report_md_write_failure_is_an_error_and_leaves_no_file)
 {
     char root[256], findings[300], path[400];
@@ -236,7 +237,8 @@ FG_TEST(report_md_write_failure_is_an_error_and_leaves_no_file)
     CHECK(s && fg_session_run(s, fg_target_find("hex"), &o) == FG_OK);
     fg_outcome_free(o);
     fgi_store_fail_nth(3); /* report.json, timing.json, then FUZZ.md */
-    CHECK(fg_session_write_reports(s) == FG_EIO);
+    CHECK(fg_session_write_reports(s) == FG_ENOSPC);
+    CHECK(strcmp(fg_strerror(FG_ENOSPC), "no space left on device") == 0);
     fgi_store_fail_nth(0);
     snprintf(path, sizeof path, "%s/report.json", findings);
     char *json = fgt_slurp(path, NULL);
