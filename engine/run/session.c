@@ -204,6 +204,9 @@ typedef struct run {
     fgi_slot *slot;
     unsigned long slow;      /* cases past the soft threshold (from the watchdogs) */
     unsigned slowest_ms;
+    unsigned rehit_ms;       /* executors' deadline once a timeout is confirmed (0: full) */
+    unsigned ended_ms;       /* the slowest case seen to end, from the slots */
+    unsigned long rehits;    /* cases abandoned past the re-hit deadline */
     /* The supervisor side. */
     fgi_sup *sup;
     unsigned epoch_done;     /* executors that finished the current epoch (jobs > 1) */
@@ -374,12 +377,32 @@ static void received_finding(run *r, const uint8_t *p, size_t n)
  * on from the next position (supervised). */
 static void restart_after(run *r, unsigned j, uint64_t pos);
 
+/* The hang policy (oracle/watchdog.h, "re-hits"): the first timeout confirms the target's
+ * timeout class at the full deadline and sets the re-hit deadline for the executors
+ * started from now on; a case that passes the re-hit deadline is abandoned, not a
+ * finding. Returns 1 for such a re-hit. */
+static int rehit(run *r, const fgi_dying *dying, const fgi_slot *slot)
+{
+    r->ended_ms = FGI_MAX(r->ended_ms, slot->ended_ms);
+    int timeout = dying && strcmp(dying->kind, "timeout") == 0;
+    if (!timeout)
+        return 0;
+    int was = r->rehit_ms != 0;
+    r->rehit_ms = fgi_watchdog_rehit_ms(r->time_ms, r->ended_ms);
+    if (r->rehit_ms >= r->time_ms)
+        r->rehit_ms = 0; /* no shorter deadline to offer: every timeout is a full one */
+    r->rehits += was;
+    return was;
+}
+
 static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dying,
                           const char *killed_for, const fgi_slot *slot)
 {
     run *r = ctx;
     const char *kind = "crash";
     char what[512];
+    if (rehit(r, dying, slot))
+        return restart_after(r, j, slot->pos);
     if (killed_for && strcmp(killed_for, "oom") == 0) {
         kind = "oom";
         snprintf(what, sizeof what,
@@ -744,8 +767,11 @@ static fg_error executor_open(run *r)
     if ((e = fgi_fdwatch_open(&r->fds)) != FG_OK)
         return e;
     r->fds_open = 1;
-    if (!(r->watchdog = fgi_watchdog_start(r->time_ms, FGI_MAX(r->time_ms / 10, 1u))))
+    unsigned deadline = r->rehit_ms ? r->rehit_ms : r->time_ms;
+    if (!(r->watchdog = fgi_watchdog_start(deadline, FGI_MAX(r->time_ms / 10, 1u))))
         return FG_ENOMEM;
+    if (r->slot)
+        fgi_watchdog_publish(r->watchdog, &r->slot->ended_ms, r->time_ms);
     return fgi_exec_reserve(&r->exec, r->slot_cap);
 }
 
@@ -1263,6 +1289,12 @@ static fg_error run_close(run *r, fg_error e, fg_outcome **out, int watch)
         if (watch && e == FG_OK && r->err == FG_OK)
             saturation_watch(r);
     }
+    if (r->rehits)
+        fprintf(r->s->log,
+                "fuzzgate: %s: %lu case%s ran past the re-hit deadline of %u ms and %s abandoned as "
+                "re-hits of the timeout (never a finding; timing only)\n",
+                r->t->name, r->rehits, r->rehits == 1 ? "" : "s", r->rehit_ms,
+                r->rehits == 1 ? "was" : "were");
     if (r->slow)
         fprintf(r->s->log, "fuzzgate: %s: %lu slow case%s (the slowest ran %u+ ms)\n",
                 r->t->name, r->slow, r->slow == 1 ? "" : "s", r->slowest_ms);

@@ -542,3 +542,25 @@ FG_TEST(gate_replay_of_a_missing_file_names_the_cause)
     fgt_run_free(&r);
     fgt_rmrf(s.root);
 }
+
+/* A hang is paid once: the first timeout is confirmed at the full deadline; the re-hits
+ * the search keeps finding behind the same prefix are abandoned at the re-hit deadline,
+ * counted apart, and the run ends with exactly one timeout class seen once. (The issue's
+ * 2,000,000 cases at the default 10 s deadline take ~28 s: docs/oracles.md.) */
+FG_TEST(gate_hang_is_paid_once_then_re_hits_are_abandoned)
+{
+    scratch s;
+    scratch_open(&s, "test-planted");
+    fgt_run r;
+    run_gate(&s, &r, NULL, "--timeout-ms=400", "--cases=300000", "planted_hang_prefix");
+    CHECK(r.exited && r.code == 1);
+    const char *line = strstr(r.out, "  timeout timeout-");
+    CHECK(line != NULL && strstr(line, "(x1, ") != NULL);
+    CHECK(line && !strstr(line + 1, "  timeout timeout-")); /* one class */
+    CHECK(strstr(r.out, "FAIL 300000 cases") != NULL && strstr(r.out, ", 1 finding\n"));
+    CHECK(strstr(r.err, "past the re-hit deadline of 100 ms") != NULL);
+    if (!(r.exited && r.code == 1) || !line)
+        printf("%s%s", r.out, r.err);
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
+}

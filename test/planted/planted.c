@@ -273,6 +273,19 @@ static uint64_t hang_run(const uint8_t *d, size_t n)
 FG_TARGET(planted_hang, .flags = FG_NO_CORPUS,
           .run = hang_run, .what = "an infinite loop", .time_ms = 100)
 
+/* Spins forever behind a 2-byte prefix, with the default deadline. The comparison hooks
+ * hand the prefix to the mutator, so the search finds it and then re-finds it often: a run
+ * must pay the full deadline once, not once per re-hit (docs/oracles.md, "Re-hits"). */
+static uint64_t hang_prefix_run(const uint8_t *d, size_t n)
+{
+    volatile unsigned long spin = 0;
+    while (n >= 2 && memcmp(d, "HG", 2) == 0)
+        spin++;
+    return shape(d, n);
+}
+FG_TARGET(planted_hang_prefix, .flags = FG_NO_CORPUS, .run = hang_prefix_run,
+          .what = "an infinite loop behind a 2-byte prefix, default deadline")
+
 static uint64_t slow_run(const uint8_t *d, size_t n)
 {
     static unsigned slept;
