@@ -348,13 +348,13 @@ static void clear(void)
     heap.base = 0;
 }
 
-/* Under the lock. The distinct sites of the live blocks allocated by run `gen` (any run
- * when all is set), at most FGI_HEAP_SITES. */
-static void collect_sites(fgi_heap_report *r, unsigned gen, int all)
+/* Under the lock. The distinct sites of the live blocks allocated by run `gen`, at most
+ * FGI_HEAP_SITES. */
+static void collect_sites(fgi_heap_report *r, unsigned gen)
 {
     r->nsites = 0;
     for (size_t i = 0; heap.count && i < heap.cap; i++) {
-        if (heap.slots[i].key <= DELETED || (!all && heap.slots[i].gen != gen))
+        if (heap.slots[i].key <= DELETED || heap.slots[i].gen != gen)
             continue;
         uintptr_t site = heap.slots[i].site;
         int seen = 0;
@@ -375,15 +375,13 @@ void fgi_heap_disarm(fgi_heap_report *r)
     r->peak_bytes = heap.peak;
     r->refused = heap.refused;
     r->refused_size = heap.refused_size;
-    if (heap.count) {
-        /* What a case keeps is judged by the retention check (lazy initialisation and
-         * "keep the latest" pass, growth on every run is a finding); LeakSanitizer keeps
-         * judging the engine's own memory, so a target leak is not reported twice. */
-        for (size_t i = 0; __lsan_ignore_object && i < heap.cap; i++)
-            if (heap.slots[i].key > DELETED && heap.slots[i].gen == heap.gen)
-                __lsan_ignore_object((void *)heap.slots[i].key);
-        collect_sites(r, heap.gen, !heap.hold);
-    }
+    /* What a case keeps is judged by the retention check (lazy initialisation and "keep
+     * the latest" pass, growth on every run is a finding); LeakSanitizer keeps judging
+     * the engine's own memory, so a target leak is not reported twice. The sites are
+     * named only for a finding (fgi_heap_held_sites): no scan of the table here. */
+    for (size_t i = 0; heap.count && __lsan_ignore_object && i < heap.cap; i++)
+        if (heap.slots[i].key > DELETED && heap.slots[i].gen == heap.gen)
+            __lsan_ignore_object((void *)heap.slots[i].key);
     if (!heap.hold)
         clear();
     unlock();
@@ -405,7 +403,7 @@ void fgi_heap_hold(int on)
 void fgi_heap_held_sites(fgi_heap_report *r, unsigned runs_ago)
 {
     lock();
-    collect_sites(r, heap.gen - runs_ago, 0);
+    collect_sites(r, heap.gen - runs_ago);
     unlock();
 }
 
