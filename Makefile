@@ -155,17 +155,20 @@ endif
 # "keep the latest" global state (libxml2's last error, its encoding handlers).
 HAVE_XML := $(shell pkg-config --exists libxml-2.0 2>/dev/null && echo 1)
 ifeq ($(HAVE_XML),1)
-$(B)/test/planted/planted_xml.o: CFLAGS_ALL += -DFGT_HAVE_XML=1 $(shell pkg-config --cflags libxml-2.0)
+$(B)/test/planted/planted_xml.o: CFLAGS_ALL += -DFGT_HAVE_XML=1 \
+	$(shell pkg-config --cflags libxml-2.0)
 XML_LIBS := $(shell pkg-config --libs libxml-2.0)
 endif
 HAVE_YAML := $(shell pkg-config --exists yaml-0.1 2>/dev/null && echo 1)
 ifeq ($(HAVE_YAML),1)
-$(B)/test/planted/planted_yaml.o: CFLAGS_ALL += -DFGT_HAVE_YAML=1 $(shell pkg-config --cflags yaml-0.1)
+$(B)/test/planted/planted_yaml.o: CFLAGS_ALL += -DFGT_HAVE_YAML=1 \
+	$(shell pkg-config --cflags yaml-0.1)
 YAML_LIBS := $(shell pkg-config --libs yaml-0.1)
 endif
 HAVE_EXPAT := $(shell pkg-config --exists expat 2>/dev/null && echo 1)
 ifeq ($(HAVE_EXPAT),1)
-$(B)/test/planted/planted_expat.o: CFLAGS_ALL += -DFGT_HAVE_EXPAT=1 $(shell pkg-config --cflags expat)
+$(B)/test/planted/planted_expat.o: CFLAGS_ALL += -DFGT_HAVE_EXPAT=1 \
+	$(shell pkg-config --cflags expat)
 EXPAT_LIBS := $(shell pkg-config --libs expat)
 endif
 
@@ -196,7 +199,8 @@ $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 
 check: unit gate
 
-unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-custom $(if $(HAVE_XML),$(B)/test-lf-xml) $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
+unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-custom \
+	$(if $(HAVE_XML),$(B)/test-lf-xml) $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
 	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
 	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" sh test/scripts/install.sh

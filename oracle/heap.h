@@ -35,8 +35,9 @@ FGI_HIDDEN void fgi_heap_arm(size_t allowance);
 FGI_HIDDEN void fgi_heap_disarm(fgi_heap_report *r);
 /* Holds the registry across runs (on = 1) for the retention check: a disarm then keeps
  * the blocks the run left recorded, with the run that allocated them, so a later run's
- * free of one is counted; the report's live bytes and blocks are everything held. Each arm starts a new run whose allowance counts
- * only its own blocks. on = 0 empties the registry (the blocks stay allocated). */
+ * free of one is counted; the report's live bytes and blocks are everything held. Each
+ * arm starts a new run whose allowance counts only its own blocks. on = 0 empties the
+ * registry (the blocks stay allocated). */
 FGI_HIDDEN void fgi_heap_hold(int on);
 /* The sites of the held blocks still live that the run `runs_ago` runs before the last
  * one allocated (0: the last run). */

@@ -61,14 +61,16 @@ for h in zlib_inflate:zlib brotli_decode:libbrotlidec png_read:libpng expat_pars
     build="$CC -std=c11 -O2 -Wall -Wextra -Werror $here/$name.c $flags $libs -o $work/$name/fuzz"
     mkdir -p "$work/$name/a"
     $build || { printf '%-14s build failed\n' "$name"; continue; }
-    cmd="$work/$name/fuzz -max_total_time=$SECONDS_EACH -artifact_prefix=$work/$name/a/ $work/$name/seeds"
-    $cmd >"$work/$name/out" 2>"$work/$name/err"
+    "$work/$name/fuzz" -max_total_time="$SECONDS_EACH" -artifact_prefix="$work/$name/a/" \
+        "$work/$name/seeds" >"$work/$name/out" 2>"$work/$name/err"
     st=$?
     runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 \2/p' "$work/$name/err")
     n=${runs% *} s=${runs#* }
     rate=$([ -n "$runs" ] && [ "$s" -gt 0 ] && echo $((n / s)) || echo "?")
     found=$(ls "$work/$name/a" | wc -l)
     printf '%-14s %-9s %-12s %s (exit %d)\n' "$name" "$found" "$rate" \
-        "$CC ... $name.c \$(pkg-config --cflags --libs $pc) $libs; fuzz -max_total_time=$SECONDS_EACH seeds/" "$st"
-    [ "$found" -gt 0 ] && ls "$work/$name/a" && grep -m3 -i "leak\|crash\|timeout" "$work/$name/err"
+        "$CC ... $name.c \$(pkg-config --cflags --libs $pc) $libs;" \
+        "fuzz -max_total_time=$SECONDS_EACH seeds/" "$st"
+    [ "$found" -gt 0 ] && ls "$work/$name/a" &&
+        grep -m3 -i "leak\|crash\|timeout" "$work/$name/err"
 done
