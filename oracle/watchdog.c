@@ -147,8 +147,16 @@ void fgi_watchdog_publish(fgi_watchdog *w, volatile uint32_t *ended_ms, unsigned
     w->full_ms = full_ms;
 }
 
+/* Weak: present only when a sanitizer runtime is linked. */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
 unsigned fgi_watchdog_rehit_ms(unsigned time_ms, unsigned ended_ms)
 {
+    /* A sanitizer's crash report (unwinding, symbolising) can take longer than a re-hit
+     * deadline before it tells the harness it has begun: the crash would be abandoned as
+     * a re-hit. Sanitized runs keep the full deadline. */
+    if (__sanitizer_set_death_callback)
+        return time_ms;
     uint64_t ms = (uint64_t)ended_ms * FGI_REHIT_FACTOR;
     if (ms < FGI_REHIT_FLOOR_MS)
         ms = FGI_REHIT_FLOOR_MS;

@@ -31,7 +31,9 @@ FGI_HIDDEN void fgi_watchdog_publish(fgi_watchdog *w, volatile uint32_t *ended_m
  * presumed re-hit: never a finding, never a new class (so the class set does not depend
  * on the machine's load), counted in timing only. Both numbers are judgement calls: 10x
  * is a loaded CI box's margin over a laptop; 100 ms is 4 sampling periods and far above
- * what any of the planted or real-library targets takes for a case that ends. */
+ * what any of the planted or real-library targets takes for a case that ends. Under a
+ * sanitizer there is no re-hit deadline (the full one is returned): a sanitizer's crash
+ * report can outlast it before the harness hears that a report has begun. */
 #define FGI_REHIT_FACTOR 10u
 #define FGI_REHIT_FLOOR_MS 100u
 FGI_HIDDEN unsigned fgi_watchdog_rehit_ms(unsigned time_ms, unsigned ended_ms);
