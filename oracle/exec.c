@@ -157,11 +157,6 @@ static void on_sanitizer_death(void)
                       "crashed; this process ends with the sanitizer's exit status");
 }
 
-void fgi_exec_store_running(const char *kind, const char *detail, const char *ending)
-{
-    store_running(kind, detail, ending);
-}
-
 /* The count of bodies started: the watchdog's clock-free progress, and in an executor (in
  * the shared slot) the supervisor's too — one counter for both. */
 static _Atomic unsigned long *progress(void)

@@ -64,11 +64,6 @@ FGI_HIDDEN void fgi_exec_attach(int channel, struct fgi_slot *slot);
 /* The run position of the next input (published with it). */
 FGI_HIDDEN void fgi_exec_seq(uint64_t seq);
 
-/* Stores a finding of `kind` for the case now running, from any thread (the watchdog),
- * and prints "fuzzgate: <target>: <ending>". Signal-safe. No-op when no case runs. */
-FGI_HIDDEN void fgi_exec_store_running(const char *kind, const char *detail,
-                                       const char *ending);
-
 /* The watchdog's verdict: stores a `timeout` finding with this detail from the case's
  * own thread (by signal; from the caller after a grace period if that fails) and ends the
  * process (executor or --no-fork run) with status 1. Returns only if no case is running,
