@@ -14,6 +14,7 @@
 #include "oracle/heap.h"
 #include "oracle/watchdog.h"
 #include "engine/supervise/wire.h"
+#include "engine/base/safeio.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

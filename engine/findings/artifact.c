@@ -9,6 +9,7 @@
  */
 #include "engine/findings/artifact.h"
 
+#include "engine/base/safeio.h"
 #include "engine/base/sha1.h"
 
 #include <errno.h>

@@ -19,7 +19,7 @@
  */
 #include "engine/run/session.h"
 
-#include "engine/findings/finding.h"
+#include "engine/base/safeio.h"
 #include "engine/report/report.h"
 
 #include <string.h>

@@ -22,7 +22,9 @@
 #include "engine/feedback/cmp.h"
 #include "engine/run/corpus.h"
 #include "engine/feedback/coverage.h"
+#include "engine/base/clock.h"
 #include "engine/base/dir.h"
+#include "engine/base/safeio.h"
 #include "engine/mutate/domain.h"
 #include "engine/run/epoch.h"
 #include "oracle/exec.h"
@@ -120,13 +122,6 @@ fg_error fg_session_set_program(fg_session *s, const char *argv0)
     fgi_free(s->program);
     s->program = p;
     return FG_OK;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* SIGINT / SIGTERM during a run: stop at the next chunk, keep everything. */
@@ -627,26 +622,10 @@ static int should_stop(run *r)
     if (r->slot)
         return r->slot->stop;
     return interrupted ||
-           (r->s->opt.seconds && now_s() - r->start >= (double)r->s->opt.seconds);
+           (r->s->opt.seconds && fgi_clock_now_s() - r->start >= (double)r->s->opt.seconds);
 }
 
 static void status_line(run *r, uint64_t pos);
-
-/* Reads one fd fully; 0 or -1 (end of file or error). */
-static int read_full(int fd, void *buf, size_t n)
-{
-    uint8_t *p = buf;
-    while (n) {
-        ssize_t k = read(fd, p, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        p += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
 
 /* An executor of several: the epoch's records from the supervisor, up to its end marker.
  * 0 at end of file (the run is over) or on a malformed record. */
@@ -657,7 +636,7 @@ static int receive_epoch(run *r)
     int ok = 0;
     for (;;) {
         fgi_wire_head h;
-        if (read_full(r->cmd_fd, &h, sizeof h) != 0)
+        if (fgi_read_full(r->cmd_fd, &h, sizeof h) != 0)
             break;
         body.len = 0;
         fgi_str_addn(&body, "", 0);
@@ -666,7 +645,7 @@ static int receive_epoch(run *r)
             size_t left = h.len;
             while (left && !body.failed) {
                 size_t k = left < sizeof buf ? left : sizeof buf;
-                if (read_full(r->cmd_fd, buf, k) != 0)
+                if (fgi_read_full(r->cmd_fd, buf, k) != 0)
                     goto out;
                 fgi_str_addn(&body, buf, k);
                 left -= k;
@@ -706,7 +685,8 @@ static void execute(run *r, unsigned j, uint64_t from)
             for (uint64_t q = cs > seq ? cs : seq; q < ce && r->err == FG_OK; q++)
                 run_position(r, q);
             chunk_done(r);
-            if (r->msg_fd < 0 && r->s->opt.seconds && now_s() - r->last_status >= STATUS_EVERY_S)
+            if (r->msg_fd < 0 && r->s->opt.seconds &&
+                fgi_clock_now_s() - r->last_status >= STATUS_EVERY_S)
                 status_line(r, ce);
             if (should_stop(r)) {
                 stop = 1;
@@ -956,7 +936,7 @@ static void restart_after(run *r, unsigned j, uint64_t pos)
 
 static void status_line(run *r, uint64_t pos)
 {
-    double now = now_s();
+    double now = fgi_clock_now_s();
     r->last_status = now;
     uint64_t k = pos > r->nitems ? pos - r->nitems : 0;
     double rate = now > r->start ? (double)k / (now - r->start) : 0;
@@ -977,12 +957,13 @@ static void supervise_while(run *r, int (*more)(const run *r))
 {
     while (fgi_sup_running(r->sup) && more(r)) {
         fgi_sup_step(r->sup);
-        int timed_out = r->s->opt.seconds && now_s() - r->start >= (double)r->s->opt.seconds;
+        int timed_out =
+            r->s->opt.seconds && fgi_clock_now_s() - r->start >= (double)r->s->opt.seconds;
         if ((interrupted || timed_out || r->err != FG_OK) && !r->sup_stopping) {
             r->sup_stopping = 1;
             fgi_sup_stop(r->sup);
         }
-        if (r->s->opt.seconds && now_s() - r->last_status >= STATUS_EVERY_S)
+        if (r->s->opt.seconds && fgi_clock_now_s() - r->last_status >= STATUS_EVERY_S)
             status_line(r, r->jobs > 1 ? r->reached : fgi_sup_slot(r->sup, 0)->pos);
     }
 }
@@ -1159,7 +1140,7 @@ static fg_error run_open(run *r, fg_session *s, const fg_target *t)
     r->time_ms = s->opt.timeout_ms ? (unsigned)FGI_MIN(s->opt.timeout_ms, 1u << 30)
                  : t->time_ms      ? t->time_ms
                                    : FGI_DEFAULT_TIME_MS;
-    r->start = r->last_status = now_s();
+    r->start = r->last_status = fgi_clock_now_s();
     fgi_novelty_init(&r->nov);
     fgi_novelty_init(&r->features);
     fgi_novelty_init(&r->dsig);
@@ -1256,7 +1237,7 @@ static fg_error run_close(run *r, fg_error e, fg_outcome **out, int watch)
         r->o->signatures = r->nov.count;
         r->o->features = r->features.count;
         r->o->timed = r->s->opt.seconds != 0;
-        r->o->seconds = now_s() - r->start;
+        r->o->seconds = fgi_clock_now_s() - r->start;
         fgi_outcome_sample_end(r->o); /* report series: the run's last point */
         fgi_outcome_sort(r->o);
         if (watch && e == FG_OK && r->err == FG_OK)

@@ -1,7 +1,8 @@
 /* engine/supervise/supervisor.c — starting executors, reading them, and outliving them. */
 #include "engine/supervise/supervisor.h"
 
-#include "engine/findings/finding.h"
+#include "engine/base/clock.h"
+#include "engine/base/safeio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,13 +46,6 @@ struct fgi_sup {
     unsigned batch_us;
     executor ex[];
 };
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 fgi_sup *fgi_sup_new(unsigned jobs, size_t cap, unsigned time_ms, uint64_t rss_limit_mb,
                      const fgi_sup_ops *ops)
@@ -224,7 +218,7 @@ fg_error fgi_sup_start(fgi_sup *s, unsigned j, uint64_t from)
     e->msg = mp[0];
     e->out = op[0];
     e->seen_cases = atomic_load(&e->slot->cases);
-    e->seen_at = now_ms();
+    e->seen_at = 1e3 * fgi_clock_now_s();
     return FG_OK;
 }
 
@@ -385,7 +379,7 @@ static uint64_t rss_of(pid_t pid)
 /* Deadlines and memory: an executor past either is killed (and reported by `ended`). */
 static void watch(fgi_sup *s)
 {
-    double now = now_ms();
+    double now = 1e3 * fgi_clock_now_s();
     if (now - s->last_watch < WATCH_EVERY_MS)
         return;
     s->last_watch = now;

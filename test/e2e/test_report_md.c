@@ -4,6 +4,7 @@
 #include "test/support/check.h"
 #include "test/support/proc.h"
 
+#include "engine/base/safeio.h"
 #include "engine/report/report.h"
 #include "engine/run/session.h"
 
