@@ -452,18 +452,3 @@ void fgi_sup_step(fgi_sup *s)
             ended(s, j, 0, 1, status);
     }
 }
-
-int fgi_wire_send(int fd, uint32_t type, const void *body, size_t len)
-{
-    fgi_wire_head h = {type, (uint32_t)len};
-    char small[sizeof h + sizeof(fgi_dying)];
-    if (len <= sizeof small - sizeof h) { /* one write: a dying message stays whole */
-        memcpy(small, &h, sizeof h);
-        if (len)
-            memcpy(small + sizeof h, body, len);
-        return fgi_write_all(fd, small, sizeof h + len);
-    }
-    if (fgi_write_all(fd, (const char *)&h, sizeof h) != 0)
-        return -1;
-    return fgi_write_all(fd, body, len);
-}
