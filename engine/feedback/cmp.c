@@ -1,4 +1,4 @@
-/* engine/feedback/cmp.c — the trace-cmp and trace-switch callbacks and the tables they fill. */
+/* engine/feedback/cmp.c — the comparison callbacks and hooks, and the tables they fill. */
 #include "engine/feedback/cmp.h"
 
 #include "oracle/exec.h"
@@ -101,7 +101,6 @@ const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len)
 
 void fgi_cmp_reset(void)
 {
-    fgi_strhook_link();
     cmp.nints = cmp.nstrs = cmp.npool_ints = cmp.npool_strs = 0;
     memset(cmp.counts, 0, sizeof cmp.counts);
     cmp.ncounts = cmp.npromoted = 0;
@@ -254,4 +253,64 @@ void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases)
     uint8_t width = (uint8_t)(cases[1] / 8);
     for (uint64_t i = 0; i < n && i < 16; i++)
         note_int(val, cases[2 + i], width ? width : 8, 1);
+}
+
+/* The string-function hooks (sancov.h): a comparison that failed (r != 0) or a search that
+ * found nothing (r == NULL) tells the mutator which bytes the input lacked. Strings are
+ * read up to FGI_CMP_STR_MAX bytes (or the call's own bound), never past their NUL. */
+
+static size_t bounded_len(const char *s, size_t max)
+{
+    size_t n = 0;
+    while (n < max && s[n])
+        n++;
+    return n;
+}
+
+static void note_strings(const char *a, const char *b, size_t max)
+{
+    fgi_cmp_note_bytes(a, bounded_len(a, max), b, bounded_len(b, max));
+}
+
+void __sanitizer_weak_hook_memcmp(void *pc, const void *a, const void *b, size_t n, int r)
+{
+    (void)pc;
+    if (r)
+        fgi_cmp_note_bytes(a, n, b, n);
+}
+
+void __sanitizer_weak_hook_strncmp(void *pc, const char *a, const char *b, size_t n, int r)
+{
+    (void)pc;
+    if (r)
+        note_strings(a, b, n < FGI_CMP_STR_MAX ? n : FGI_CMP_STR_MAX);
+}
+
+void __sanitizer_weak_hook_strcmp(void *pc, const char *a, const char *b, int r)
+{
+    (void)pc;
+    if (r)
+        note_strings(a, b, FGI_CMP_STR_MAX);
+}
+
+void __sanitizer_weak_hook_strcasecmp(void *pc, const char *a, const char *b, int r)
+{
+    (void)pc;
+    if (r)
+        note_strings(a, b, FGI_CMP_STR_MAX);
+}
+
+void __sanitizer_weak_hook_strstr(void *pc, const char *h, const char *n, char *r)
+{
+    (void)pc;
+    if (!r)
+        note_strings(h, n, FGI_CMP_STR_MAX);
+}
+
+void __sanitizer_weak_hook_memmem(void *pc, const void *h, size_t hn, const void *n,
+                                  size_t nn, void *r)
+{
+    (void)pc;
+    if (!r)
+        fgi_cmp_note_bytes(h, hn, n, nn);
 }

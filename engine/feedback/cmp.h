@@ -27,9 +27,6 @@ typedef struct fgi_cmp_str {
     uint8_t alen, blen;
 } fgi_cmp_str;
 
-/* Does nothing; its reference keeps strhook.o (the memcmp-family observers) linked. */
-FGI_HIDDEN void fgi_strhook_link(void);
-
 /* Empties the tables (a target's run starts here). */
 FGI_HIDDEN void fgi_cmp_reset(void);
 /* The pool the mutators draw from: pairs made by inputs the run kept, added in the order
