@@ -7,7 +7,7 @@
  */
 #include "oracle/heap.h"
 
-#include "oracle/exec.h"
+#include "oracle/case.h"
 #include "oracle/heap_real.h"
 
 #include <dlfcn.h>
@@ -137,10 +137,10 @@ static void refuse(size_t size, uintptr_t site)
     heap.refused = 1;
     heap.refused_size = size;
     unlock();
-    if (fgi_exec_on_case_thread()) {
+    if (fgi_case_on_thread()) {
         char where[128];
         fgi_heap_site_name(site, where, sizeof where);
-        fgi_exec_end_case("amplification", where,
+        fgi_case_end("amplification", where,
                           "an allocation of %zu bytes, with %zu bytes live, would pass the "
                           "case's allowance of %zu bytes (at %s)",
                           size, live, allowance, where);
@@ -165,7 +165,7 @@ static void *record(void *p, size_t size, uintptr_t site)
 {
     if (!p)
         return p;
-    int mine = fgi_exec_on_case_thread();
+    int mine = fgi_case_on_thread();
     lock();
     /* Another thread may have been admitted just before the case ended: its block is
      * not the next case's, so it is not recorded once the registry is disarmed. */
@@ -226,13 +226,13 @@ void *realloc(void *p, size_t size)
     int known = p && forget(p, &old);
     if (!fits(size)) {
         if (known)
-            insert(p, old, SITE(), fgi_exec_on_case_thread()); /* still the caller's */
+            insert(p, old, SITE(), fgi_case_on_thread()); /* still the caller's */
         refuse(size, SITE());
         return errno = ENOMEM, NULL;
     }
     unlock();
     void *q = FGI_REAL(realloc)(p, size);
-    int mine = fgi_exec_on_case_thread();
+    int mine = fgi_case_on_thread();
     lock();
     if (ARMED() && q)
         insert(q, size, SITE(), mine);

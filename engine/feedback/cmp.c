@@ -1,7 +1,7 @@
 /* engine/feedback/cmp.c — the comparison callbacks and hooks, and the tables they fill. */
 #include "engine/feedback/cmp.h"
 
-#include "oracle/exec.h"
+#include "oracle/case.h"
 #include "engine/feedback/sancov.h"
 
 #include <string.h>
@@ -190,7 +190,7 @@ static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
 {
     /* Equal operands teach nothing, and small constants are what byte havoc finds on its
      * own; both would crowd the table. */
-    if (a == b || !fgi_exec_in_case() || (a < 2 && b < 2))
+    if (a == b || !fgi_case_running() || (a < 2 && b < 2))
         return;
     fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
     slot->a = a;
@@ -201,7 +201,7 @@ static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
 
 void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
 {
-    if (!fgi_exec_in_case() || alen == 0 || blen == 0)
+    if (!fgi_case_running() || alen == 0 || blen == 0)
         return;
     alen = alen < FGI_CMP_STR_MAX ? alen : FGI_CMP_STR_MAX;
     blen = blen < FGI_CMP_STR_MAX ? blen : FGI_CMP_STR_MAX;

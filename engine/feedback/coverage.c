@@ -13,7 +13,7 @@
  */
 #include "engine/feedback/coverage.h"
 
-#include "oracle/exec.h"
+#include "oracle/case.h"
 #include "engine/feedback/sancov.h"
 
 #include <link.h>
@@ -50,10 +50,10 @@ static struct {
 /* Counts one executed edge; past the budget, ends the case (on its own thread). */
 static inline void count_edge(void)
 {
-    if (++cov.executed > cov.budget && cov.budget && fgi_exec_on_case_thread()) {
+    if (++cov.executed > cov.budget && cov.budget && fgi_case_on_thread()) {
         uint64_t budget = cov.budget;
         cov.budget = 0;
-        fgi_exec_end_case("timeout", "edge budget",
+        fgi_case_end("timeout", "edge budget",
                           "the case executed more than %llu edges, its deterministic budget",
                           (unsigned long long)budget);
     }

@@ -27,7 +27,8 @@
 #include "engine/base/safeio.h"
 #include "engine/mutate/domain.h"
 #include "engine/run/epoch.h"
-#include "oracle/exec.h"
+#include "oracle/crash.h"
+#include "oracle/harness.h"
 #include "oracle/fdwatch.h"
 #include "oracle/frames.h"
 #include "engine/findings/corpus_dir.h"
@@ -177,7 +178,7 @@ typedef struct run {
     double start;
     fg_error err;           /* the first engine error; ends the run */
     /* The executor side (this process with --no-fork, else a forked executor). */
-    fgi_exec exec;
+    fgi_harness exec;
     int exec_open;
     fgi_mut mut;
     fgi_rng rng;
@@ -373,7 +374,8 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
         note_error(r, FG_EIO);
         return;
     } else if (WIFSIGNALED(status)) {
-        snprintf(what, sizeof what, "the target died of %s", fgi_signal_name(WTERMSIG(status)));
+        snprintf(what, sizeof what, "the target died of %s",
+                 fgi_crash_signal_name(WTERMSIG(status)));
     } else {
         kind = "exit";
         snprintf(what, sizeof what, "the target ended the process with _exit(%d) during a case",
@@ -493,10 +495,10 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
 {
     int64_t k = seq < r->nitems ? -1 : (int64_t)(seq - r->nitems);
     const char *origin = origin_of(r, seq);
-    fgi_exec_seq(seq);
-    fgi_exec_origin(&r->exec, k, origin, &r->mut);
+    fgi_harness_seq(seq);
+    fgi_harness_origin(&r->exec, k, origin, &r->mut);
     unsigned long mark = fgi_cmp_mark(), smark = fgi_cmp_mark_strs();
-    fgi_exec_run(&r->exec, data, size, &r->res);
+    fgi_harness_run(&r->exec, data, size, &r->res);
     if (r->res.status != FGI_CASE_OK) {
         emit_finding(r, data, size, seq, k, r->mut.applied, origin ? 0 : r->mut.napplied);
         return;
@@ -682,7 +684,7 @@ static void execute(run *r, unsigned j, uint64_t from)
 
 static fg_error executor_open(run *r)
 {
-    fg_error e = fgi_exec_open(&r->exec, r->t);
+    fg_error e = fgi_harness_open(&r->exec, r->t);
     if (e != FG_OK)
         return e;
     r->exec_open = 1;
@@ -697,7 +699,7 @@ static fg_error executor_open(run *r)
     r->fds_open = 1;
     if (!(r->watchdog = fgi_watchdog_start(r->time_ms, FGI_MAX(r->time_ms / 10, 1u))))
         return FG_ENOMEM;
-    return fgi_exec_reserve(&r->exec, r->slot_cap);
+    return fgi_harness_reserve(&r->exec, r->slot_cap);
 }
 
 static void executor_close(run *r)
@@ -712,7 +714,7 @@ static void executor_close(run *r)
         fgi_fdwatch_close(&r->fds);
     r->fds_open = 0;
     if (r->exec_open)
-        fgi_exec_close(&r->exec);
+        fgi_harness_close(&r->exec);
     r->exec_open = 0;
 }
 
@@ -731,7 +733,7 @@ static int executor_main(void *ctx, unsigned j, uint64_t from, int msg_fd, int c
     r->cmd_fd = cmd_fd;
     r->slot = slot;
     r->work = slot->data;
-    fgi_exec_attach(msg_fd, slot);
+    fgi_harness_attach(msg_fd, slot);
     fg_error e = executor_open(r);
     if (e == FG_OK)
         execute(r, j, from);
