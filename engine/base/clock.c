@@ -1,4 +1,4 @@
-/* engine/base/clock.c — the monotonic clock (clock.h). */
+/* engine/base/clock.c — the engine's one clock (clock.h). */
 #include "engine/base/clock.h"
 
 #include <time.h>

@@ -47,6 +47,11 @@ struct fgi_sup {
     executor ex[];
 };
 
+static double now_ms(void)
+{
+    return fgi_clock_now_s() * 1e3;
+}
+
 fgi_sup *fgi_sup_new(unsigned jobs, size_t cap, unsigned time_ms, uint64_t rss_limit_mb,
                      const fgi_sup_ops *ops)
 {
@@ -218,7 +223,7 @@ fg_error fgi_sup_start(fgi_sup *s, unsigned j, uint64_t from)
     e->msg = mp[0];
     e->out = op[0];
     e->seen_cases = atomic_load(&e->slot->cases);
-    e->seen_at = 1e3 * fgi_clock_now_s();
+    e->seen_at = now_ms();
     return FG_OK;
 }
 
@@ -379,7 +384,7 @@ static uint64_t rss_of(pid_t pid)
 /* Deadlines and memory: an executor past either is killed (and reported by `ended`). */
 static void watch(fgi_sup *s)
 {
-    double now = 1e3 * fgi_clock_now_s();
+    double now = now_ms();
     if (now - s->last_watch < WATCH_EVERY_MS)
         return;
     s->last_watch = now;

@@ -1,0 +1,94 @@
+/* engine/run/record.c — a finding recorded by the parent (classified, merged by class,
+ * stored) or sent to it by the executor that survived it. */
+#include "engine/run/run.h"
+
+
+#include <string.h>
+
+/* ---- findings --------------------------------------------------------------------- */
+
+/* Records a finding (merged by class) and stores it when it is new or smaller than the
+ * one kept. The parent's (or the in-process run's) side of every finding. */
+void fgi_record_finding(run *r, fgi_finding_rec *rec)
+{
+    rec->target = r->t->name;
+    rec->seed = r->s->opt.seed;
+    rec->program = r->s->program;
+    rec->findings_dir = r->s->opt.findings;
+    rec->artifact_prefix = r->s->opt.artifact_prefix;         /* bridge (#7) */
+    rec->exact_artifact_path = r->s->opt.exact_artifact_path; /* bridge (#7) */
+    rec->origin = fgi_plan_origin(r, rec->seq);
+    fgi_finding_classify(rec);
+    int changed = 0;
+    fg_finding *f = fgi_outcome_add(r->o, rec, &changed);
+    if (!f) {
+        fgi_run_error(r, FG_ENOMEM);
+    } else if (changed && !r->probe) {
+        char path[4096];
+        if (fgi_finding_store(rec, path, sizeof path) != 0)
+            r->o->store_failed = 1;
+        if (fgi_outcome_set_path(f, path, r->s->program) != 0 ||
+            fgi_outcome_set_known(f, fgi_known_reason(&r->snap.known, f->class_id)) != 0)
+            fgi_run_error(r, FG_ENOMEM);
+    }
+}
+
+void fgi_record_mutations(const uint8_t *applied, unsigned n, fgi_str *out)
+{
+    fgi_mut m = {.napplied = n};
+    memcpy(m.applied, applied, n < FGI_MUT_STACK ? n : FGI_MUT_STACK);
+    fgi_mutate_describe(&m, out);
+}
+
+/* A finding the executor survived (r->ex.res says what): recorded here, or sent. */
+void fgi_record_emit(run *r, const uint8_t *data, size_t size, uint64_t seq, int64_t k,
+                         const uint8_t *applied, unsigned napplied)
+{
+    if (r->ex.msg_fd < 0) {
+        fgi_str muts = {0};
+        fgi_record_mutations(applied, napplied, &muts);
+        fgi_finding_rec rec = {
+            .kind = r->ex.res.kind,
+            .detail = r->ex.res.detail,
+            .site = r->ex.res.site[0] ? r->ex.res.site : NULL,
+            .data = data,
+            .size = size,
+            .case_index = k,
+            .seq = seq,
+            .mutations = fgi_str_cstr(&muts),
+        };
+        fgi_record_finding(r, &rec);
+        fgi_str_free(&muts);
+        return;
+    }
+    fgi_wire_find w = {.seq = seq, .case_index = k, .data = data, .size = size,
+                       .applied = applied, .napplied = napplied, .kind = r->ex.res.kind,
+                       .site = r->ex.res.site, .detail = r->ex.res.detail};
+    fgi_str b = {0};
+    if (fgi_wire_encode_find(&w, &b) != 0 ||
+        fgi_wire_send(r->ex.msg_fd, FGI_MSG_FIND, b.buf, b.len) != 0)
+        fgi_run_error(r, b.failed ? FG_ENOMEM : FG_EIO);
+    fgi_str_free(&b);
+}
+
+void fgi_record_received(run *r, const uint8_t *p, size_t n)
+{
+    fgi_wire_find w;
+    char text[FGI_WIRE_TEXT];
+    if (fgi_wire_decode_find(p, n, &w, text) != 0)
+        return fgi_run_error(r, FG_EIO);
+    fgi_str muts = {0};
+    fgi_record_mutations(w.applied, w.napplied, &muts);
+    fgi_finding_rec rec = {
+        .kind = w.kind,
+        .detail = w.detail,
+        .site = w.site[0] ? w.site : NULL,
+        .data = w.data,
+        .size = w.size,
+        .case_index = w.case_index,
+        .seq = w.seq,
+        .mutations = fgi_str_cstr(&muts),
+    };
+    fgi_record_finding(r, &rec);
+    fgi_str_free(&muts);
+}
