@@ -1,7 +1,8 @@
 # fuzzgate — build, check, bench, install.
 #
 #   make                 build/libfuzzgate.a, build/libfuzzgate_main.a, build/fuzzgate
-#   make check           unit tests, planted-bug and determinism tests, install test, the gate
+#   make check           unit tests, planted-bug and determinism tests, install test, the gate,
+#                        and no circle of includes (test/scripts/include_cycles.sh)
 #   make fuzz            a depth run of every built-in target (FUZZ_SECONDS each, live status)
 #   make bench           cases/s vs libFuzzer, the oracles' cost, malloc/free pair cost (~2 min)
 #   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer
@@ -23,6 +24,10 @@
 #                        and the Brotli targets print "skipped: built without brotli ..."
 #                        (default: use Brotli when pkg-config finds libbrotlienc and
 #                        libbrotlidec; BROTLI=1 makes a missing Brotli an error)
+#   WERROR=1             turn warnings into errors (-Werror). The project's CI (.ci/run) builds
+#                        every configuration with it, so the tree stays warning-free under
+#                        the gcc and clang it tests; off by default, so a user's newer
+#                        compiler with new warnings still builds the library.
 # Test-only switches: none yet; the fault-injection hooks are always compiled in and only
 # tests call them.
 
@@ -36,8 +41,9 @@ DESTDIR  ?=
 FUZZ_SECONDS ?= 60
 
 B := build
-WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-        -Wpointer-arith -Wformat=2 -Wundef -Wvla
+WERROR   ?=
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wpointer-arith -Wformat=2 -Wundef -Wvla $(if $(filter 1,$(WERROR)),-Werror)
 CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -g $(OPT) $(WARN) -fno-strict-aliasing -MMD -MP -Iinclude
 ifneq ($(SANITIZE),)
 CFLAGS_ALL += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -173,7 +179,9 @@ check: unit gate
 unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-custom $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
 	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
-	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" sh test/scripts/install.sh
+	sh test/scripts/include_cycles.sh
+	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)" \
+		sh test/scripts/install.sh
 	B="$(B)" sh test/scripts/libfuzzer.sh
 	BROTLI="$(HAVE_BROTLI)" sh test/scripts/clusterfuzzlite.sh
 ifeq ($(HAVE_BROTLI),1)

@@ -9,6 +9,9 @@ set -u
 CC=${CC:-cc}
 SANFLAGS=
 [ -n "${SANITIZE:-}" ] && SANFLAGS="-fsanitize=$SANITIZE"
+# -Werror as the engine was built (WERROR=1 in CI): a user's newer compiler may warn more.
+WFLAGS="-Wall -Wextra"
+[ "${WERROR:-}" = 1 ] && WFLAGS="$WFLAGS -Werror"
 fails=0
 ok() { echo "install: ok: $1"; }
 bad() { echo "install: FAILED: $1"; fails=$((fails + 1)); }
@@ -17,14 +20,14 @@ B=${B:-build}
 stage=$(pwd)/$B/stage
 rm -rf "$stage"
 make -s install B="$B" CC="$CC" SANITIZE="${SANITIZE:-}" BROTLI="${BROTLI:-}" \
-    DESTDIR="$stage" PREFIX=/usr \
+    WERROR="${WERROR:-}" DESTDIR="$stage" PREFIX=/usr \
     >/dev/null || { echo "install: make install failed"; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/fg-outside-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cp test/outside/app_target.c "$work/"
 export PKG_CONFIG_PATH="$stage/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage"
 flags=$(pkg-config --cflags --libs fuzzgate-main) || { echo "install: pkg-config failed"; exit 1; }
-(cd "$work" && $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS app_target.c $flags -o app) ||
+(cd "$work" && $CC -std=c11 $WFLAGS $SANFLAGS app_target.c $flags -o app) ||
     { echo "install: building the outside target failed"; exit 1; }
 
 # The planted check.
@@ -82,7 +85,7 @@ cp test/outside/lf_harness.c "$work/"
 mkdir -p "$work/corpus"
 printf 'REC\001\003abc' >"$work/corpus/record"
 lfflags=$(pkg-config --cflags --libs fuzzgate-libfuzzer) || bad "pkg-config fuzzgate-libfuzzer"
-if (cd "$work" && $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS lf_harness.c $lfflags \
+if (cd "$work" && $CC -std=c11 $WFLAGS $SANFLAGS lf_harness.c $lfflags \
         -o harness); then
     (cd "$work" && ./harness -runs=100000 -seed=1 corpus/ >lout 2>lerr)
     st=$?
@@ -106,7 +109,7 @@ fi
 # installed fuzzgate and runs one target per test case. It passes as its targets pass, and
 # the planted bug fails the host's test through its fuzz test case alone.
 cp -r examples/rle "$work/rle"
-mk() { make -s -C "$work/rle" CC="$CC" CFLAGS="-std=c11 -Wall -Wextra -Werror -O2 $SANFLAGS" "$@"; }
+mk() { make -s -C "$work/rle" CC="$CC" CFLAGS="-std=c11 $WFLAGS -O2 $SANFLAGS" "$@"; }
 if mk test_rle >/dev/null 2>&1; then
     (cd "$work/rle" && ./test_rle >out 2>err)
     st=$?
@@ -132,7 +135,7 @@ if [ -f "$stage/usr/include/fuzzgate_brotli.h" ]; then
     cp test/outside/app_brotli.c "$work/"
     bflags=$(PKG_CONFIG_PATH= PKG_CONFIG_SYSROOT_DIR= pkg-config --cflags --libs libbrotlienc \
         libbrotlidec)
-    if (cd "$work" && $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS app_brotli.c $flags $bflags \
+    if (cd "$work" && $CC -std=c11 $WFLAGS $SANFLAGS app_brotli.c $flags $bflags \
             -o app_brotli); then
         (cd "$work" && ./app_brotli --findings=f --cases=300 app_brotli >out 2>err)
         st=$?
