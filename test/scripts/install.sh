@@ -4,7 +4,8 @@
 # segfault are each reported with the right kind, a .bin + .txt and a replay command that
 # reproduces it; build a libFuzzer harness with `pkg-config fuzzgate-libfuzzer` and check
 # that `./harness -runs=100000 -seed=1 corpus/` finds its planted bug and writes
-# crash-<sha1>. Run by `make check` from the repository root.
+# crash-<sha1>; and that the interposed memcmp family is linked without a reference to
+# it. Run by `make check` from the repository root.
 set -u
 CC=${CC:-cc}
 SANFLAGS=
@@ -29,6 +30,17 @@ export PKG_CONFIG_PATH="$stage/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage
 flags=$(pkg-config --cflags --libs fuzzgate-main) || { echo "install: pkg-config failed"; exit 1; }
 (cd "$work" && $CC -std=c11 $WFLAGS $SANFLAGS app_target.c $flags -o app) ||
     { echo "install: building the outside target failed"; exit 1; }
+
+# The string hooks: nothing references strhook.o, so the interposed memcmp family must come
+# from the archive on its own (under ASan the sanitizer's interceptors call the hooks).
+case "${SANITIZE:-}" in
+*address*) ;;
+*) if nm "$work/app" | grep -q ' T strcmp$' && nm "$work/app" | grep -q ' T memcmp$'; then
+       ok "the interposed strcmp and memcmp are linked from libfuzzgate.a"
+   else
+       bad "strcmp/memcmp not interposed in a program linked with libfuzzgate.a"
+   fi ;;
+esac
 
 # The planted check.
 (cd "$work" && ./app --findings=f app_parse >out 2>err)
