@@ -56,7 +56,7 @@ typedef struct fgi_case_state {
     int channel;                       /* an executor's pipe to its supervisor, or -1 */
     _Atomic unsigned long *started;    /* bodies started: own_started, or in an executor
                                         * its shared slot's counter (the supervisor's too) */
-    _Atomic unsigned long own_started;
+    _Atomic unsigned long own_started; /* the count when not an executor */
 } fgi_case_state;
 
 FGI_HIDDEN extern fgi_case_state fgi_case_now;
