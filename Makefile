@@ -175,6 +175,7 @@ unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-custom $(if
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
 	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" sh test/scripts/install.sh
 	B="$(B)" sh test/scripts/libfuzzer.sh
+	B="$(B)" sh test/scripts/ci_reports.sh
 	BROTLI="$(HAVE_BROTLI)" sh test/scripts/clusterfuzzlite.sh
 ifeq ($(HAVE_BROTLI),1)
 	@# The generated seeds stay seeds the Brotli targets pass.

@@ -227,8 +227,13 @@ fg_outcome *fgi_outcome_clone(const fg_outcome *o)
     c->first_case = NULL;
     c->seqs = NULL;
     c->nfindings = c->cap = 0;
+    c->skip = NULL;
     if (!(c->target = fgi_strdup(o->target))) {
         fgi_free(c);
+        return NULL;
+    }
+    if (o->skip && !(c->skip = fgi_strdup(o->skip))) { /* a skipped run's reason is its own */
+        fg_outcome_free(c);
         return NULL;
     }
     size_t n = o->nfindings;
