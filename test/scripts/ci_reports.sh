@@ -35,7 +35,8 @@ rc=$?
 [ "$rc" = 1 ] && ok "the gate fails (two planted targets)" || bad "gate exit status $rc, want 1"
 cp "$work/out/sarif/gate.sarif" "$work/first.sarif" 2>/dev/null
 
-FG_META="$meta" python3 - "$work/out/junit.xml" "$work/out/sarif/gate.sarif" <<'EOF' || fails=$((fails + 1))
+export FG_META="$meta"
+python3 - "$work/out/junit.xml" "$work/out/sarif/gate.sarif" <<'EOF' || fails=$((fails + 1))
 import json, os, sys
 import xml.etree.ElementTree as ET
 
@@ -117,7 +118,8 @@ EOF
 
 # A case-bounded run is deterministic: the same SARIF, byte for byte, from a second run.
 run_gate
-cmp -s "$work/first.sarif" "$work/out/sarif/gate.sarif" && ok "a second run writes the same SARIF" ||
+cmp -s "$work/first.sarif" "$work/out/sarif/gate.sarif" &&
+    ok "a second run writes the same SARIF" ||
     bad "two runs of the same gate wrote different SARIF"
 
 # No file asked for, none written; an unwritable path is exit status 2, naming it.
