@@ -96,6 +96,8 @@ static int gate(fg_session *s, const char *names, FILE *out, tally *count)
         if (over)
             fprintf(out, "%s: %s %s\n", sel[i]->name, over > 0 ? "FAIL" : "ERROR",
                     fgi_str_cstr(&msg));
+        if (over > 0)
+            fgi_report_gate_failure(s, fgi_str_cstr(&msg));
         fgi_str_free(&msg);
         fgi_str_free(&dir);
         if (over < 0)

@@ -117,6 +117,13 @@ static void testcase(fgi_str *out, const fg_outcome *o)
         finding_body(out, o, i);
         fgi_str_add(out, "</failure>\n");
     }
+    if (o->gate_failure) { /* not a finding: the gate's own rule, e.g. the corpus budget */
+        fgi_str_add(out, "      <failure type=\"gate\" message=\"");
+        fgi_escape_xml(out, o->gate_failure);
+        fgi_str_add(out, "\">");
+        fgi_escape_xml(out, o->gate_failure);
+        fgi_str_add(out, "</failure>\n");
+    }
     if (fgi_outcome_known(o)) {
         fgi_str_add(out, "      <system-out>");
         for (size_t i = 0, k = 0; i < o->nfindings; i++) {
@@ -138,7 +145,7 @@ void fgi_junit_render(fgi_str *out, const fgi_opts *opt, fg_outcome *const *runs
     double seconds = 0;
     for (size_t i = 0; i < n; i++) {
         skipped += runs[i]->skip != NULL;
-        failed += !runs[i]->skip && !fg_outcome_passed(runs[i]);
+        failed += !runs[i]->skip && (!fg_outcome_passed(runs[i]) || runs[i]->gate_failure);
         seconds += runs[i]->skip ? 0.0 : runs[i]->seconds;
     }
     char counts[160];

@@ -105,6 +105,16 @@ void fgi_report_add(fg_session *s, const fg_outcome *o)
     keep_run(s, o);
 }
 
+void fgi_report_gate_failure(fg_session *s, const char *why)
+{
+    if (!s->nruns)
+        return;
+    fg_outcome *o = s->runs[s->nruns - 1];
+    fgi_free(o->gate_failure);
+    if (!(o->gate_failure = fgi_strdup(why)))
+        s->runs_failed = 1;
+}
+
 void fgi_report_free(fg_session *s)
 {
     for (size_t i = 0; i < s->nruns; i++)

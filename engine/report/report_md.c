@@ -86,7 +86,7 @@ static void header(fgi_str *out, const fgi_opts *opt, fg_outcome *const *runs, s
 {
     size_t passed = 0, skipped = 0, stored = 1;
     for (size_t i = 0; i < n; i++) {
-        passed += fg_outcome_passed(runs[i]) != 0;
+        passed += fg_outcome_passed(runs[i]) && !runs[i]->gate_failure;
         skipped += runs[i]->skip != NULL;
         stored &= !runs[i]->store_failed;
     }
@@ -127,7 +127,7 @@ static void target_table(fgi_str *out, fg_outcome *const *runs, size_t n)
             continue;
         }
         fgi_str_addf(out, " | %s | %llu | %zu | %zu | %zu | %.4f | ",
-                     fg_outcome_passed(o) ? "pass" : "**FAIL**", (unsigned long long)o->cases,
+                     fg_outcome_passed(o) && !o->gate_failure ? "pass" : "**FAIL**", (unsigned long long)o->cases,
                      o->corpus, o->signatures, o->features, fgi_outcome_novelty(o));
         if (fresh)
             fgi_str_addf(out, "%zu new", fresh);
@@ -137,6 +137,10 @@ static void target_table(fgi_str *out, fg_outcome *const *runs, size_t n)
             fgi_str_addf(out, "%zu known", known);
         if (!o->nfindings)
             fgi_str_add(out, "none");
+        if (o->gate_failure) {
+            fgi_str_add(out, "; ");
+            plain(out, o->gate_failure);
+        }
         fgi_str_add(out, o->saturated ? " (saturated) |\n" : " |\n");
     }
     fgi_str_add(out, "\nNovelty: generated cases kept for a new signature or feature, per case "
