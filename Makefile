@@ -10,6 +10,9 @@
 #                        (deterministic, not committed; tools/brotli_seeds.c)
 #   make install         PREFIX=/usr/local DESTDIR=
 #   make docs            regenerate docs/cli.md from engine/run/options.def
+#   make coverage        the built-in targets built with gcc --coverage in build-coverage/, their
+#                        committed corpus replayed (plus COVERAGE_CASES=N generated cases):
+#                        lcov .info, genhtml page and a per-target summary (needs lcov)
 #   make libfuzzer       every built-in target as a clang -fsanitize=fuzzer,address binary
 #   make afl             the same with afl-clang-fast (AFL++), into $(B)/afl/
 #
@@ -28,6 +31,7 @@
 #                        every configuration with it, so the tree stays warning-free under
 #                        the gcc and clang it tests; off by default, so a user's newer
 #                        compiler with new warnings still builds the library.
+#   COVERAGE=1           build the targets (targets/) with gcc --coverage (make coverage sets it)
 # Test-only switches: none yet; the fault-injection hooks are always compiled in and only
 # tests call them.
 
@@ -39,6 +43,8 @@ BROTLI   ?=
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 FUZZ_SECONDS ?= 60
+COVERAGE ?=
+COVERAGE_CASES ?= 0
 
 B := build
 WERROR   ?=
@@ -95,12 +101,13 @@ PLANTED_OBJ := $(B)/test/planted/planted.o $(B)/test/planted/planted_zlib.o \
                $(B)/test/planted/planted_brotli.o
 LF_MAIN_OBJ := $(B)/bridge/harness/libfuzzer_main.o
 
-.PHONY: all check unit gate fuzz bench bench-find brotli-seeds install clean docs libfuzzer afl
+.PHONY: all check unit gate fuzz bench bench-find brotli-seeds install clean docs libfuzzer afl \
+        coverage
 all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a $(B)/fuzzgate
 
 # Rebuild everything when the compiler or flags change.
 FLAGS_LINE := $(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) SANITIZE=$(SANITIZE) INSTRUMENT=$(INSTRUMENT) \
-              BROTLI=$(HAVE_BROTLI)
+              BROTLI=$(HAVE_BROTLI) COVERAGE=$(COVERAGE)
 $(B)/flags.stamp: FORCE
 	@mkdir -p $(B)
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(FLAGS_LINE)' ]; then echo '$(FLAGS_LINE)' > $@; fi
@@ -131,6 +138,14 @@ COVFLAGS := -fsanitize-coverage=trace-pc,trace-cmp -fno-builtin
 EDGE_BUDGET := 1
 endif
 $(TARGET_OBJ) $(PLANTED_OBJ): CFLAGS_ALL += $(COVFLAGS)
+endif
+
+# Source coverage (make coverage) goes on the code under test only, as INSTRUMENT does: the
+# engine's own lines would drown the targets' in the report. -O0 (the later flag wins) so
+# every line and function is still there to be counted.
+ifeq ($(COVERAGE),1)
+$(TARGET_OBJ): CFLAGS_ALL += --coverage -O0
+LDFLAGS_ALL += --coverage
 endif
 
 $(B)/libfuzzgate.a: $(ENGINE_OBJ)
@@ -183,6 +198,7 @@ unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-custom $(if
 	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)" \
 		sh test/scripts/install.sh
 	B="$(B)" sh test/scripts/libfuzzer.sh
+	B="$(B)" sh test/scripts/ci_reports.sh
 	BROTLI="$(HAVE_BROTLI)" sh test/scripts/clusterfuzzlite.sh
 ifeq ($(HAVE_BROTLI),1)
 	@# The generated seeds stay seeds the Brotli targets pass.
@@ -259,6 +275,18 @@ ifeq ($(HAVE_BROTLI),1)
 else
 	@echo "brotli-seeds: built without brotli (install libbrotli-dev)"; exit 1
 endif
+
+# What the committed corpus reaches: gcc --coverage in a build directory of its own (the
+# default build stays uninstrumented), then lcov/genhtml.
+COVERAGE_B := build-coverage
+coverage:
+	@command -v lcov >/dev/null 2>&1 && command -v genhtml >/dev/null 2>&1 || \
+		{ echo "make coverage: needs lcov and genhtml, which are not installed (Debian/Ubuntu:" \
+		"apt-get install lcov; Fedora: dnf install lcov; macOS: brew install lcov)"; exit 1; }
+	@command -v gcc >/dev/null 2>&1 || { echo "make coverage: needs gcc (--coverage, gcov)"; exit 1; }
+	$(MAKE) B=$(COVERAGE_B) CC=gcc COVERAGE=1 SANITIZE= INSTRUMENT= $(COVERAGE_B)/fuzzgate
+	COV_PROG=$(COVERAGE_B)/fuzzgate COV_DIR=$(COVERAGE_B) COV_CASES=$(COVERAGE_CASES) \
+		sh tools/coverage.sh
 
 docs: $(B)/test-unit
 	$(B)/test-unit --cli-md > docs/cli.md

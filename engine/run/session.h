@@ -40,6 +40,10 @@ FGI_HIDDEN int fgi_run_interrupted(void);
 /* Appends o's deterministic summary to s->report and its times to s->timing, and keeps a
  * copy of o for the human reports. */
 FGI_HIDDEN void fgi_report_add(fg_session *s, const fg_outcome *o);
+/* The gate failed the run just added for a reason beyond its findings (its committed
+ * corpus past the budget): the kept copy says so, so JUnit and FUZZ.md show the target
+ * failed as the closing line does. Copied; out of memory is remembered as runs_failed. */
+FGI_HIDDEN void fgi_report_gate_failure(fg_session *s, const char *why);
 /* Frees what fgi_report_add kept (fg_session_free calls it). */
 FGI_HIDDEN void fgi_report_free(fg_session *s);
 
