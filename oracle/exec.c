@@ -9,6 +9,7 @@
  */
 #include "oracle/exec.h"
 
+#include "engine/base/errout.h"
 #include "engine/feedback/coverage.h"
 #include "oracle/frames.h"
 #include "oracle/heap.h"
@@ -136,7 +137,7 @@ static void store_running(const char *kind, const char *what, const char *ending
     fgi_finding_classify(&f);
     char path[1];
     fgi_finding_store(&f, path, 0);
-    fgi_sink k = {.fd = 2};
+    fgi_sink k = {.fd = fgi_errout_fd()};
     fgi_sink_put(&k, "fuzzgate: ");
     fgi_sink_put(&k, f.target);
     fgi_sink_put(&k, ": ");

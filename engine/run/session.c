@@ -23,6 +23,7 @@
 #include "engine/run/corpus.h"
 #include "engine/feedback/coverage.h"
 #include "engine/base/dir.h"
+#include "engine/base/errout.h"
 #include "engine/mutate/domain.h"
 #include "engine/run/epoch.h"
 #include "oracle/exec.h"
@@ -65,7 +66,7 @@ fg_session *fg_session_new(const fg_options *opt, fg_error *err)
     if (e != FG_OK)
         goto fail;
     if (s->opt.jobs == 0 || s->opt.jobs > 64) {
-        fprintf(stderr, "fuzzgate: option --jobs: '%llu' is not between 1 and 64\n",
+        fprintf(fgi_errout_file(), "fuzzgate: option --jobs: '%llu' is not between 1 and 64\n",
                 (unsigned long long)s->opt.jobs);
         e = FG_EOPTION;
         goto fail;
@@ -74,17 +75,17 @@ fg_session *fg_session_new(const fg_options *opt, fg_error *err)
         e = FG_ENOMEM;
         goto fail;
     }
-    s->log = stderr;
+    s->log = fgi_errout_file();
     if (s->opt.dict && s->opt.dict[0]) {
         char msg[512];
         if ((e = fgi_dict_load(s->opt.dict, &s->dict, msg, sizeof msg)) != FG_OK) {
-            fprintf(stderr, "fuzzgate: %s\n", msg);
+            fprintf(fgi_errout_file(), "fuzzgate: %s\n", msg);
             goto fail;
         }
     }
     if ((e = fgi_registry_check(&dup)) != FG_OK) {
         if (dup)
-            fprintf(stderr, "fuzzgate: two targets are named '%s'\n", dup);
+            fprintf(fgi_errout_file(), "fuzzgate: two targets are named '%s'\n", dup);
         goto fail;
     }
     if (err)
@@ -791,14 +792,15 @@ static int executor_main(void *ctx, unsigned j, uint64_t from, int msg_fd, int c
 
 /* ---- the snapshot: merging an epoch ----------------------------------------------- */
 
-/* Writes a kept generated input to <corpus_out>/<target>/<sha1> (parent side). */
+/* Writes a kept generated input to <corpus_out>/<target>/<sha1>, or <keep_dir>/<sha1>
+ * (parent side). */
 static void save_input(run *r, const uint8_t *data, size_t size)
 {
-    const char *out = r->s->opt.corpus_out;
+    const char *out = r->s->keep_dir ? r->s->keep_dir : r->s->opt.corpus_out;
     if (!out || !*out || r->msg_fd >= 0 || r->probe)
         return;
     fgi_str dir = {0};
-    fgi_str_addf(&dir, "%s/%s", out, r->t->name);
+    fgi_str_addf(&dir, r->s->keep_dir ? "%s" : "%s/%s", out, r->t->name);
     char name[FGI_SHA1_HEX];
     int written;
     if (dir.failed || fgi_corpus_dir_write(dir.buf, data, size, name, &written) != FG_OK)
@@ -872,11 +874,16 @@ static void merge_epoch(run *r)
             r->o->kept++;
             save_input(r, c->data, c->size);
         }
-        if (r->s->opt.verbose && r->msg_fd < 0 && !r->probe)
-            fprintf(r->s->log, "#%lld %s NEW sig 0x%016llx size %zu corpus %zu%s%s\n",
-                    origin ? -1LL : (long long)(c->seq - r->nitems), r->t->name,
-                    (unsigned long long)c->sig, c->size, r->corpus.count,
-                    origin ? " from " : "", origin ? origin : "");
+        if (r->s->opt.verbose && r->msg_fd < 0 && !r->probe) {
+            char why[64]; /* what made it new: its signature, else its new features */
+            if (c->sig)
+                snprintf(why, sizeof why, "sig 0x%016llx", (unsigned long long)c->sig);
+            else
+                snprintf(why, sizeof why, "ft +%zu (%zu)", nnew, r->features.count);
+            fprintf(r->s->log, "#%lld %s NEW %s size %zu corpus %zu%s%s\n",
+                    origin ? -1LL : (long long)(c->seq - r->nitems), r->t->name, why, c->size,
+                    r->corpus.count, origin ? " from " : "", origin ? origin : "");
+        }
     }
     for (size_t i = 0; i < r->log.nhits && r->err == FG_OK; i++) {
         const fgi_hits *h = &r->log.hits[i];
@@ -964,12 +971,17 @@ static void status_line(run *r, uint64_t pos)
     long rss_mib = getrusage(r->sup ? RUSAGE_CHILDREN : RUSAGE_SELF, &ru) == 0
                        ? ru.ru_maxrss / 1024
                        : -1;
-    fprintf(r->s->log,
-            "#%llu %s: %.0f cases/s, corpus %zu, signatures %zu, novelty %.4f, "
-            "features %zu, findings %zu, peak rss %ld MiB\n",
-            (unsigned long long)k, r->t->name, rate, r->corpus.count, r->nov.count,
-            k ? (double)r->o->kept / (double)k : 0.0, r->features.count, r->o->nfindings,
-            rss_mib);
+    /* Only the columns that can say something: a libFuzzer harness has no signatures, a
+     * plain build no features. */
+    char sigs[96] = "", feats[48] = "";
+    if (r->nov.count)
+        snprintf(sigs, sizeof sigs, ", signatures %zu, novelty %.4f", r->nov.count,
+                 k ? (double)r->o->kept / (double)k : 0.0);
+    if (r->features.count || fgi_cov_enabled())
+        snprintf(feats, sizeof feats, ", features %zu", r->features.count);
+    fprintf(r->s->log, "#%llu %s: %.0f cases/s, corpus %zu%s%s, findings %zu, peak rss %ld MiB\n",
+            (unsigned long long)k, r->t->name, rate, r->corpus.count, sigs, feats,
+            r->o->nfindings, rss_mib);
 }
 
 /* Runs the supervisor until `done` says so or no executor is left. */
@@ -1098,7 +1110,8 @@ static fg_error add_dir_items(run *r, const char *dir)
     int missing = 0;
     fg_error e = fgi_dir_list(dir, &names, &missing);
     if (e != FG_OK) {
-        fprintf(r->s->log, "fuzzgate: %s: cannot read corpus directory %s\n", r->t->name, dir);
+        fprintf(r->s->log, "fuzzgate: %s: cannot read corpus directory %s: %s\n", r->t->name,
+                dir, fgi_strerror_io(e));
         return e;
     }
     for (size_t i = 0; i < names.count && e == FG_OK; i++) {
@@ -1109,7 +1122,7 @@ static fg_error add_dir_items(run *r, const char *dir)
         e = path.failed ? FG_ENOMEM : fgi_file_read(path.buf, (size_t)64 << 20, &data, &size);
         if (e != FG_OK)
             fprintf(r->s->log, "fuzzgate: %s: cannot read %s: %s\n", r->t->name,
-                    fgi_str_cstr(&path), fg_strerror(e));
+                    fgi_str_cstr(&path), fgi_strerror_io(e));
         else
             e = add_item(r, fgi_str_take(&path), data, size, 0);
         fgi_str_free(&path);
@@ -1447,7 +1460,7 @@ int fgi_session_minimize(fg_session *s, const fg_target *t, const char *path, FI
     size_t size;
     fg_error e = fgi_file_read(path, (size_t)64 << 20, &data, &size);
     if (e != FG_OK) {
-        fprintf(out, "%s: cannot read: %s\n", path, fg_strerror(e));
+        fprintf(out, "%s: cannot read: %s\n", path, fgi_strerror_io(e));
         return 2;
     }
     char id[FGI_CLASS_ID_MAX];
@@ -1566,6 +1579,8 @@ int fgi_session_merge(fg_session *s, const fg_target *t, const char *out_dir, in
                       char **dirs, FILE *out)
 {
     run r;
+    uint64_t seconds = s->opt.seconds;
+    s->opt.seconds = 0; /* a merge runs every input once, however long that takes */
     fg_error e = run_open(&r, s, t);
     if (e == FG_OK)
         e = add_dir_items(&r, out_dir);
@@ -1584,7 +1599,7 @@ int fgi_session_merge(fg_session *s, const fg_target *t, const char *out_dir, in
         failing = total - m;
         if (!in || !which || !kept)
             e = FG_ENOMEM;
-        else if (m && (e = fgi_merge(in, m, FGI_MERGE_COVER, kept, &nkept)) == FG_OK) {
+        else if (m && (e = fgi_merge(in, m, s->merge_how, kept, &nkept)) == FG_OK) {
             for (size_t k = 0; k < nkept && e == FG_OK; k++) {
                 const item *it = &r.items[which[kept[k]]];
                 if (which[kept[k]] < pinned)
@@ -1603,6 +1618,7 @@ int fgi_session_merge(fg_session *s, const fg_target *t, const char *out_dir, in
     }
     fg_outcome *o = NULL;
     e = run_close(&r, e, &o, 0);
+    s->opt.seconds = seconds;
     if (e != FG_OK) {
         fprintf(out, "merge: %s\n", fg_strerror(e));
         return 2;
