@@ -159,6 +159,16 @@ $(B)/test-lf: $(B)/test/planted/lf_planted.o $(B)/libfuzzgate_libfuzzer.a $(B)/l
 	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/planted/lf_planted.o $(B)/libfuzzgate_libfuzzer.a \
 		$(B)/libfuzzgate.a $(LDLIBS_ALL)
 
+# The same harness's clean twin compiled as `pkg-config --cflags fuzzgate-libfuzzer` compiles
+# a user's: with the module's own Cflags line, so the tests see what users get.
+LF_PC_CFLAGS := $(shell sed -n 's/^Cflags: //p' fuzzgate-libfuzzer.pc.in)
+$(B)/test/planted/lf_planted_cov.o: test/planted/lf_planted.c $(B)/flags.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LF_PC_CFLAGS) -DLF_PLANTED_CLEAN=1 -I. -c $< -o $@
+$(B)/test-lf-cov: $(B)/test/planted/lf_planted_cov.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/planted/lf_planted_cov.o $(B)/libfuzzgate_libfuzzer.a \
+		$(B)/libfuzzgate.a $(LDLIBS_ALL)
+
 # The same driver with a harness that brings its own LLVMFuzzerCustomMutator.
 $(B)/test-lf-custom: $(B)/test/planted/lf_custom.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/planted/lf_custom.o $(B)/libfuzzgate_libfuzzer.a \
@@ -170,7 +180,7 @@ $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 
 check: unit gate
 
-unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-custom $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
+unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-cov $(B)/test-lf-custom $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
 	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
 	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" sh test/scripts/install.sh

@@ -4,7 +4,8 @@
 # segfault are each reported with the right kind, a .bin + .txt and a replay command that
 # reproduces it; build a libFuzzer harness with `pkg-config fuzzgate-libfuzzer` and check
 # that `./harness -runs=100000 -seed=1 corpus/` finds its planted bug and writes
-# crash-<sha1>. Run by `make check` from the repository root.
+# crash-<sha1>; build one with clang from the module's flags alone and check that it finds an
+# inlined-memcmp magic and a strcmp keyword. Run by `make check` from the repository root.
 set -u
 CC=${CC:-cc}
 SANFLAGS=
@@ -100,6 +101,54 @@ if (cd "$work" && $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS lf_harness.c $lff
     [ $st -eq 134 ] && ok "./harness $name reproduces it" || bad "replay status $st"
 else
     bad "building the libFuzzer harness with gcc-style pkg-config flags failed"
+fi
+
+# -static links (the malloc family is weak: libc.a's wins) and the banner says the heap
+# oracles are blind then; the crash oracle still finds the planted bug.
+if [ -n "$SANFLAGS" ]; then
+    echo "install: SKIPPED: -static harness (sanitizer runtimes do not link statically)"
+elif (cd "$work" && $CC -static lf_harness.c $lfflags -o harness-static 2>static.log); then
+    rm -f "$work"/crash-*
+    (cd "$work" && ./harness-static -runs=100000 -seed=1 corpus/ >sout 2>serr)
+    st=$?
+    grep -q "malloc is not fuzzgate's" "$work/serr" &&
+        ok "-static links and says the heap oracles are blind" ||
+        bad "-static: no warning about the heap oracles"
+    [ $st -eq 134 ] && ls "$work"/crash-* >/dev/null 2>&1 &&
+        ok "-static harness still dies of the planted assert" || bad "-static: status $st"
+else
+    bad "-static did not link: $(grep -m1 -i error "$work/static.log")"
+fi
+
+# clang from the installed module's flags alone: its -fno-builtin-* keep clang -O2 from
+# expanding an 8-byte memcmp and a strcmp with constants inline (past the coverage pass),
+# so the engine sees both comparisons and finds both bugs within a bounded run.
+if ! command -v clang >/dev/null 2>&1; then
+    echo "install: SKIPPED: clang is not installed (the inlined-comparison test needs it)"
+elif [ -n "$SANFLAGS" ]; then
+    echo "install: SKIPPED: clang inlined-comparison test (the staged library is a $CC" \
+        "sanitizer build; clang would link another sanitizer runtime)"
+else
+    mkdir -p "$work/magic/corpus"
+    cp test/outside/lf_magic.c "$work/magic/"
+    printf 'M' >"$work/magic/corpus/m"
+    printf 'Kx' >"$work/magic/corpus/k"
+    if (cd "$work/magic" && clang -O2 lf_magic.c $lfflags -o harness); then
+        (cd "$work/magic" && ./harness -fork=1 -runs=50000 -seed=1 corpus >out 2>&1)
+        st=$?
+        m=0 k=0
+        for f in "$work"/magic/crash-*; do
+            [ -f "$f" ] || continue
+            head -c 9 "$f" | od -An -tx1 | tr -d ' \n' | grep -q '^4d8a5a674d34673163$' && m=1
+            [ "$(cat "$f")" = Kfrobnicate ] && k=1
+        done
+        [ $st -eq 77 ] && [ $m -eq 1 ] && ok "clang, module flags only: the 8-byte memcmp magic" ||
+            bad "clang harness: memcmp magic not found (status $st)"
+        [ $k -eq 1 ] && ok "clang, module flags only: the strcmp keyword" ||
+            bad "clang harness: strcmp keyword not found (status $st)"
+    else
+        bad "building lf_magic.c with clang and the module's flags failed"
+    fi
 fi
 
 # The embedding example: a library's own test program (its own main and runner) links the
