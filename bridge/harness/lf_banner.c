@@ -122,8 +122,9 @@ void fgi_lf_banner(FILE *log, const fgi_lf_hooks *h, const fgi_lf_facts *f)
                          : "not seen on the empty input (-fsanitize-coverage=trace-cmp)");
     if (!fgi_heap_interposed())
         fprintf(log, "WARNING: this binary's malloc is not fuzzgate's (a -static link takes "
-                     "libc.a's): the amplification and heap retention oracles see nothing; "
-                     "link dynamically for them\n");
+                     "libc.a's): the amplification and heap retention oracles see nothing, "
+                     "and libc's memcmp and kin may not be observed; link dynamically for "
+                     "them\n");
     if (f->dict_entries)
         fprintf(log, "INFO: Dictionary: %zu entries\n", f->dict_entries);
     if (f->fuzzing)

@@ -110,6 +110,12 @@ __attribute__((constructor)) static void resolve(void)
         (void *(*)(const void *, size_t, const void *, size_t))dlsym(RTLD_NEXT, "memmem");
 }
 
+/* Weak, as the malloc family in oracle/heap.c: in a dynamic link the program's definition
+ * interposes whatever its binding; in a -static link libc.a's (pulled in for another
+ * symbol of its object, such as bcmp) wins instead of failing the link, and comparisons
+ * of uninstrumented code go unseen. */
+#define INTERPOSED __attribute__((weak))
+
 /* Byte loops for the moments before the constructor ran. */
 static int loop_memcmp(const void *a, const void *b, size_t n)
 {
@@ -134,7 +140,7 @@ static int loop_strncmp(const char *a, const char *b, size_t n, int fold)
     return 0;
 }
 
-int memcmp(const void *a, const void *b, size_t n)
+INTERPOSED int memcmp(const void *a, const void *b, size_t n)
 {
     int r = real.memcmp ? real.memcmp(a, b, n) : loop_memcmp(a, b, n);
     if (r)
@@ -142,7 +148,7 @@ int memcmp(const void *a, const void *b, size_t n)
     return r;
 }
 
-int strcmp(const char *a, const char *b)
+INTERPOSED int strcmp(const char *a, const char *b)
 {
     int r = real.strcmp ? real.strcmp(a, b) : loop_strncmp(a, b, (size_t)-1, 0);
     if (r)
@@ -150,7 +156,7 @@ int strcmp(const char *a, const char *b)
     return r;
 }
 
-int strncmp(const char *a, const char *b, size_t n)
+INTERPOSED int strncmp(const char *a, const char *b, size_t n)
 {
     int r = real.strncmp ? real.strncmp(a, b, n) : loop_strncmp(a, b, n, 0);
     if (r)
@@ -158,7 +164,7 @@ int strncmp(const char *a, const char *b, size_t n)
     return r;
 }
 
-int strcasecmp(const char *a, const char *b)
+INTERPOSED int strcasecmp(const char *a, const char *b)
 {
     int r = real.strcasecmp ? real.strcasecmp(a, b) : loop_strncmp(a, b, (size_t)-1, 1);
     if (r)
@@ -166,7 +172,7 @@ int strcasecmp(const char *a, const char *b)
     return r;
 }
 
-char *strstr(const char *h, const char *n)
+INTERPOSED char *strstr(const char *h, const char *n)
 {
     char *r;
     if (real.strstr) {
@@ -186,7 +192,7 @@ char *strstr(const char *h, const char *n)
     return r;
 }
 
-void *memmem(const void *h, size_t hn, const void *n, size_t nn)
+INTERPOSED void *memmem(const void *h, size_t hn, const void *n, size_t nn)
 {
     void *r = NULL;
     if (real.memmem) {

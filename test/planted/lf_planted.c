@@ -23,7 +23,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
+#ifndef LF_PLANTED_CLEAN
 static void *volatile kept;
+#endif
 static volatile int sink;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
