@@ -274,7 +274,8 @@ FG_TEST(lf_banner_says_what_guides_the_search)
     fgt_run_free(&r);
 }
 
-/* --verbose names what made an input new: features for a harness (no signature). */
+/* --verbose names what made an input new: features for a harness (no signature); status
+ * lines show the columns it can fill. */
 FG_TEST(lf_verbose_prints_features_not_a_zero_signature)
 {
     char root[256], dir[300];
@@ -288,6 +289,13 @@ FG_TEST(lf_verbose_prints_features_not_a_zero_signature)
     CHECK(r.exited && r.code == 0);
     CHECK(strstr(r.err, " NEW ft +") != NULL);
     CHECK(strstr(r.err, "NEW sig 0x0000000000000000") == NULL);
+    fgt_run_free(&r);
+    /* a timed run's status line: the columns a harness can fill, not signatures 0 */
+    const char *timed[] = {"-max_total_time=1", dir, NULL};
+    run_lf("test-lf-cov", &r, timed);
+    CHECK(r.exited && r.code == 0);
+    CHECK(strstr(r.err, " cases/s, corpus ") != NULL && strstr(r.err, ", features ") != NULL);
+    CHECK(strstr(r.err, "signatures") == NULL && strstr(r.err, "novelty") == NULL);
     fgt_run_free(&r);
     fgt_rmrf(root);
 }
