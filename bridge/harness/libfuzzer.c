@@ -374,13 +374,13 @@ static int run_mode(fg_session *s, const fg_target *t, const fgi_lf_config *c, F
 {
     int minimize = strcmp(c->mode, "minimize_crash") == 0;
     if (minimize && c->ninputs == 1)
-        return fgi_session_minimize(s, t, c->inputs[0], log);
+        return fgi_mode_minimize(s, t, c->inputs[0], log);
     if (!minimize && c->ninputs >= 1) {
         /* libFuzzer's -merge=1 walks the inputs smallest first and keeps each that adds a
          * feature; -set_cover_merge=1 is fuzzgate's weighted set cover. */
         s->merge_how = strcmp(c->mode, "merge") == 0 ? FGI_MERGE_SMALLEST_FIRST
                                                      : FGI_MERGE_COVER;
-        return fgi_session_merge(s, t, c->inputs[0], c->ninputs - 1, c->inputs + 1, log);
+        return fgi_mode_merge(s, t, c->inputs[0], c->ninputs - 1, c->inputs + 1, log);
     }
     fprintf(log, "fuzzgate: -%s needs %s\n", c->mode,
             minimize ? "exactly one crash file" : "an output directory and inputs");
