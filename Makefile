@@ -87,7 +87,7 @@ REPORT_SRC   := $(wildcard engine/report/*.c)
 SUPERVISE_SRC := $(wildcard engine/supervise/*.c)
 GATE_SRC     := engine/gate/gate.c
 # a libFuzzer harness under fuzzgate: the driver and its flags table (main() is apart)
-HARNESS_SRC  := bridge/harness/libfuzzer.c bridge/harness/lf_flags.c
+HARNESS_SRC  := bridge/harness/libfuzzer.c bridge/harness/lf_flags.c bridge/harness/lf_banner.c
 ENGINE_SRC := $(BASE_SRC) $(FEEDBACK_SRC) $(MUTATE_SRC) $(FINDINGS_SRC) $(ORACLE_SRC) \
               $(RUN_SRC) $(REPORT_SRC) $(SUPERVISE_SRC) $(GATE_SRC) $(HARNESS_SRC)
 # targets/*.c: one target a file; targets/lib/: code several files of a target share.
@@ -180,6 +180,16 @@ $(B)/test-lf: $(B)/test/planted/lf_planted.o $(B)/libfuzzgate_libfuzzer.a $(B)/l
 	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/planted/lf_planted.o $(B)/libfuzzgate_libfuzzer.a \
 		$(B)/libfuzzgate.a $(LDLIBS_ALL)
 
+# The same harness's clean twin compiled as `pkg-config --cflags fuzzgate-libfuzzer` compiles
+# a user's: with the module's own Cflags line, so the tests see what users get.
+LF_PC_CFLAGS := $(shell sed -n 's/^Cflags: //p' fuzzgate-libfuzzer.pc.in)
+$(B)/test/planted/lf_planted_cov.o: test/planted/lf_planted.c $(B)/flags.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LF_PC_CFLAGS) -DLF_PLANTED_CLEAN=1 -I. -c $< -o $@
+$(B)/test-lf-cov: $(B)/test/planted/lf_planted_cov.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/planted/lf_planted_cov.o $(B)/libfuzzgate_libfuzzer.a \
+		$(B)/libfuzzgate.a $(LDLIBS_ALL)
+
 # The same driver with a harness that brings its own LLVMFuzzerCustomMutator.
 $(B)/test-lf-custom: $(B)/test/planted/lf_custom.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/planted/lf_custom.o $(B)/libfuzzgate_libfuzzer.a \
@@ -191,7 +201,7 @@ $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 
 check: unit gate
 
-unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-custom $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
+unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-cov $(B)/test-lf-custom $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
 	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
 	sh test/scripts/include_cycles.sh
@@ -231,6 +241,7 @@ LF_CC     ?= clang
 AFL_CC    ?= afl-clang-fast
 LF_CFLAGS ?= -g -O1
 LF_UNDER_TEST := engine/base/hex.c engine/run/options.c engine/base/mem.c engine/base/errors.c \
+                 engine/base/errout.c \
                  bridge/standalone/heap_libc.c
 LF_SRC := bridge/standalone/lf_adapter.c bridge/standalone/standalone.c $(LF_UNDER_TEST) $(wildcard targets/lib/*.c)
 LF_NAMES := $(patsubst targets/%.c,%,$(wildcard targets/*.c))

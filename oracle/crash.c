@@ -6,6 +6,7 @@
  */
 #include "oracle/crash.h"
 
+#include "engine/base/errout.h"
 #include "engine/base/safeio.h"
 #include "engine/findings/finding.h"
 #include "engine/mutate/mutate.h"
@@ -110,7 +111,7 @@ void fgi_crash_store(const char *kind, const char *what, const char *ending)
     fgi_finding_classify(&f);
     char path[1];
     fgi_finding_store(&f, path, 0);
-    fgi_sink k = {.fd = 2};
+    fgi_sink k = {.fd = fgi_errout_fd()};
     fgi_sink_put(&k, "fuzzgate: ");
     fgi_sink_put(&k, f.target);
     fgi_sink_put(&k, ": ");

@@ -31,6 +31,7 @@ static struct {
         uint8_t len, bytes[FGI_CMP_STR_MAX];
     } promoted[FGI_CMP_AUTO];     /* the automatic dictionary */
     unsigned npromoted;
+    int traced;                   /* a trace-cmp callback has fired (fgi_cmp_traced) */
 } cmp;
 
 #define NCOUNTS FGI_ARRAY_LEN(cmp.counts)
@@ -186,8 +187,14 @@ size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap)
     return (size_t)n;
 }
 
+int fgi_cmp_traced(void)
+{
+    return cmp.traced;
+}
+
 static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
 {
+    cmp.traced = 1;
     /* Equal operands teach nothing, and small constants are what byte havoc finds on its
      * own; both would crowd the table. */
     if (a == b || !fgi_case_running() || (a < 2 && b < 2))

@@ -27,6 +27,10 @@ typedef struct fgi_cmp_str {
     uint8_t alen, blen;
 } fgi_cmp_str;
 
+/* 1 once a trace-cmp callback has fired, in a case or not: the build has comparison
+ * tracing (for a start-up banner). */
+FGI_HIDDEN int fgi_cmp_traced(void);
+
 /* Empties the tables (a target's run starts here). */
 FGI_HIDDEN void fgi_cmp_reset(void);
 /* The pool the mutators draw from: pairs made by inputs the run kept, added in the order

@@ -54,6 +54,12 @@ __attribute__((constructor)) static void resolve(void)
 /* The hooks' pc: the call site in the caller. */
 #define CALLER __builtin_return_address(0)
 
+/* Weak, as the malloc family in oracle/heap.c: in a dynamic link the program's definition
+ * interposes whatever its binding; in a -static link libc.a's (pulled in for another
+ * symbol of its object, such as bcmp) wins instead of failing the link, and comparisons
+ * of uninstrumented code go unseen. */
+#define INTERPOSED __attribute__((weak))
+
 /* Byte loops for the moments before the constructor ran. */
 static int loop_memcmp(const void *a, const void *b, size_t n)
 {
@@ -78,7 +84,7 @@ static int loop_strncmp(const char *a, const char *b, size_t n, int fold)
     return 0;
 }
 
-int memcmp(const void *a, const void *b, size_t n)
+INTERPOSED int memcmp(const void *a, const void *b, size_t n)
 {
     int r = real.memcmp ? real.memcmp(a, b, n) : loop_memcmp(a, b, n);
     if (__sanitizer_weak_hook_memcmp)
@@ -86,7 +92,7 @@ int memcmp(const void *a, const void *b, size_t n)
     return r;
 }
 
-int strcmp(const char *a, const char *b)
+INTERPOSED int strcmp(const char *a, const char *b)
 {
     int r = real.strcmp ? real.strcmp(a, b) : loop_strncmp(a, b, (size_t)-1, 0);
     if (__sanitizer_weak_hook_strcmp)
@@ -94,7 +100,7 @@ int strcmp(const char *a, const char *b)
     return r;
 }
 
-int strncmp(const char *a, const char *b, size_t n)
+INTERPOSED int strncmp(const char *a, const char *b, size_t n)
 {
     int r = real.strncmp ? real.strncmp(a, b, n) : loop_strncmp(a, b, n, 0);
     if (__sanitizer_weak_hook_strncmp)
@@ -102,7 +108,7 @@ int strncmp(const char *a, const char *b, size_t n)
     return r;
 }
 
-int strcasecmp(const char *a, const char *b)
+INTERPOSED int strcasecmp(const char *a, const char *b)
 {
     int r = real.strcasecmp ? real.strcasecmp(a, b) : loop_strncmp(a, b, (size_t)-1, 1);
     if (__sanitizer_weak_hook_strcasecmp)
@@ -110,7 +116,7 @@ int strcasecmp(const char *a, const char *b)
     return r;
 }
 
-char *strstr(const char *h, const char *n)
+INTERPOSED char *strstr(const char *h, const char *n)
 {
     char *r;
     if (real.strstr) {
@@ -132,7 +138,7 @@ char *strstr(const char *h, const char *n)
     return r;
 }
 
-void *memmem(const void *h, size_t hn, const void *n, size_t nn)
+INTERPOSED void *memmem(const void *h, size_t hn, const void *n, size_t nn)
 {
     void *r = NULL;
     if (real.memmem) {

@@ -19,6 +19,7 @@
 
 #include "engine/base/safeio.h"
 #include "engine/findings/artifact.h"
+#include "engine/base/errout.h"
 
 #include <errno.h>
 #include <string.h>
@@ -162,7 +163,7 @@ int fgi_finding_store(const fgi_finding_rec *f, char *path, size_t cap)
              fgi_write_atomic(txt, fill_txt, &(finding_files){f, bin}) == 0;
     int saved_errno = errno;
 
-    fgi_sink k = {.fd = 2};
+    fgi_sink k = {.fd = fgi_errout_fd()};
     fgi_sink_put(&k, "fuzzgate: FINDING ");
     fgi_sink_put(&k, f->target);
     fgi_sink_put(&k, " ");

@@ -173,7 +173,7 @@ static int replay_files(fg_session *s, const char *name, int nfiles, char **file
         fg_outcome *o = NULL;
         fg_error e = fg_session_replay(s, t, files[i], &o);
         if (e != FG_OK) {
-            fprintf(stdout, "%s: cannot replay: %s\n", files[i], fg_strerror(e));
+            fprintf(stdout, "%s: cannot replay: %s\n", files[i], fgi_strerror_io(e));
             status = 2;
             continue;
         }

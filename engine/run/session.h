@@ -17,6 +17,10 @@ struct fg_session {
     fg_outcome **runs; /* a copy of each run's outcome, for FUZZ.md and coverage.svg */
     size_t nruns, runs_cap;
     int runs_failed;   /* a copy could not be made: fg_session_write_reports says so */
+    /* libFuzzer's conventions, set by its driver (bridge/harness) and read by the run: */
+    const char *keep_dir; /* kept inputs go to <keep_dir>/<sha1>, libFuzzer's layout
+                           * (borrowed); NULL: <corpus_out>/<target>/<sha1> */
+    int merge_how;        /* enum fgi_merge_how of fgi_mode_merge (0: set cover) */
 };
 
 /* engine/run/modes.c: */

@@ -2,6 +2,7 @@
 #include "engine/supervise/supervisor.h"
 
 #include "engine/base/clock.h"
+#include "engine/base/errout.h"
 #include "engine/base/safeio.h"
 
 #include <errno.h>
@@ -132,8 +133,9 @@ void fgi_sup_free(fgi_sup *s)
             munmap(e->slot, s->slot_bytes);
     }
     if (s->out_dropped)
-        fprintf(stderr, "fuzzgate: %llu bytes of target output were dropped (only the first "
-                "%d KiB of a run's stdout is shown)\n", s->out_dropped, OUTPUT_BUDGET / 1024);
+        fprintf(fgi_errout_file(), "fuzzgate: %llu bytes of target output were dropped "
+                "(only the first %d KiB of a run's stdout is shown)\n", s->out_dropped,
+                OUTPUT_BUDGET / 1024);
     fgi_free(s);
 }
 
@@ -334,8 +336,8 @@ static int is_orderly(const executor *e, int status)
     if (!e->bye || e->killed_for)
         return 0;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        fprintf(stderr, "fuzzgate: an executor ended with %s %d after its work (a checker "
-                "at exit, such as a leak checker, reported something above)\n",
+        fprintf(fgi_errout_file(), "fuzzgate: an executor ended with %s %d after its work "
+                "(a checker at exit, such as a leak checker, reported something above)\n",
                 WIFEXITED(status) ? "status" : "signal",
                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
     return 1;
