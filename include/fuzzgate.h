@@ -252,10 +252,7 @@ typedef struct fg_domain {
     X(FG_EOPTION, "bad option value")                                                      \
     X(FG_ENOTARGET, "no such target")                                                      \
     X(FG_EDUPTARGET, "two targets share a name")                                           \
-    X(FG_ESTORE, "a finding could not be stored")                                          \
-    X(FG_ENOENT, "no such file or directory")                                              \
-    X(FG_EACCES, "permission denied")                                                      \
-    X(FG_ENOSPC, "no space left on device")
+    X(FG_ESTORE, "a finding could not be stored")
 
 typedef enum fg_error {
 #define FG_ERROR_ENUM(name, text) name,

@@ -8,7 +8,7 @@
 #ifndef FG_RETENTION_H
 #define FG_RETENTION_H
 
-#include "oracle/exec.h"
+#include "oracle/harness.h"
 #include "oracle/heap.h"
 
 /* A warm-up run, then up to FGI_RETENTION_MEASURED measured runs; the input
@@ -20,11 +20,11 @@
 /* The retention check for an input whose first run left `first` behind: re-runs it alone
  * as above and, when it retains, fills res as a `retention` finding (status
  * FGI_CASE_ENDED). A re-run that fails another oracle leaves that finding in res. */
-FGI_HIDDEN void fgi_retention_check(fgi_exec *e, const uint8_t *data, size_t size,
+FGI_HIDDEN void fgi_retention_check(fgi_harness *e, const uint8_t *data, size_t size,
                                     fgi_case_result *res, const fgi_heap_report *first);
 
-/* One run of the body under every oracle, without the retention check (exec.c). */
-FGI_HIDDEN void fgi_exec_body(fgi_exec *e, const uint8_t *data, size_t size,
-                              fgi_case_result *res, fgi_heap_report *heap);
+/* One run of the body under every oracle, without the retention check (harness.c). */
+FGI_HIDDEN void fgi_harness_body(fgi_harness *e, const uint8_t *data, size_t size,
+                                 fgi_case_result *res, fgi_heap_report *heap);
 
 #endif

@@ -37,7 +37,7 @@ fg_error fgi_dir_list(const char *dir, fgi_names *out, int *missing)
             *missing = 1;
             return FG_OK;
         }
-        return fgi_error_from_errno(errno);
+        return FG_EIO;
     }
     size_t cap = 0;
     fg_error err = FG_OK;
@@ -97,7 +97,7 @@ fg_error fgi_file_read(const char *path, size_t limit, uint8_t **data, size_t *s
     *size = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return fgi_error_from_errno(errno);
+        return FG_EIO;
     size_t cap = 4096, len = 0;
     uint8_t *buf = fgi_malloc(cap);
     fg_error err = buf ? FG_OK : FG_ENOMEM;
@@ -118,11 +118,13 @@ fg_error fgi_file_read(const char *path, size_t limit, uint8_t **data, size_t *s
         else if (n == 0)
             break;
     }
+    int why = errno;
     if (err == FG_OK && ferror(f))
         err = FG_EIO;
     fclose(f);
     if (err != FG_OK) {
         fgi_free(buf);
+        errno = why; /* FG_EIO: the read's cause, not fclose's or free's */
         return err;
     }
     *data = buf;

@@ -1,8 +1,9 @@
-/* engine/base/errors.c — the engine's error codes: their text (from the one FG_ERRORS list)
- * and the code for a system call's errno. */
+/* engine/base/errors.c — the text of each engine error code, from the one FG_ERRORS list
+ * (and, for an I/O error, the cause errno names). */
 #include "engine/internal.h"
 
 #include <errno.h>
+#include <string.h>
 
 const char *fg_strerror(fg_error err)
 {
@@ -14,22 +15,7 @@ const char *fg_strerror(fg_error err)
     return (unsigned)err < FGI_ARRAY_LEN(text) ? text[err] : "unknown error";
 }
 
-fg_error fgi_error_from_errno(int err)
+const char *fgi_strerror_io(fg_error err)
 {
-    switch (err) {
-    case ENOENT:
-    case ENOTDIR:
-        return FG_ENOENT;
-    case EACCES:
-    case EPERM:
-    case EROFS:
-        return FG_EACCES;
-    case ENOSPC:
-    case EDQUOT:
-        return FG_ENOSPC;
-    case ENOMEM:
-        return FG_ENOMEM;
-    default:
-        return FG_EIO;
-    }
+    return err == FG_EIO && errno ? strerror(errno) : fg_strerror(err);
 }

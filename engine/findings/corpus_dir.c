@@ -3,7 +3,7 @@
 #include "engine/findings/corpus_dir.h"
 
 #include "engine/base/dir.h"
-#include "engine/findings/finding.h"
+#include "engine/base/safeio.h"
 
 #include <errno.h>
 #include <string.h>
@@ -76,8 +76,9 @@ static fg_error read_one(void *ctx, const char *name, const char *path)
     const each_ctx *c = ctx;
     uint8_t *data;
     size_t size;
+    errno = 0;
     fg_error e = fgi_file_read(path, c->limit, &data, &size);
-    if (e == FG_ENOENT)
+    if (e == FG_EIO && errno == ENOENT)
         return FG_OK; /* removed since the listing */
     if (e != FG_OK)
         return e;

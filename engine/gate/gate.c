@@ -81,7 +81,7 @@ static int corpus_missing(const fg_session *s, const fg_target *t, FILE *out)
     int status = 0;
     if (e != FG_OK) {
         fprintf(out, "%s: ERROR cannot read the corpus directory %s: %s\n", t->name,
-                fgi_str_cstr(&dir), fg_strerror(e));
+                fgi_str_cstr(&dir), fgi_strerror_io(e));
         status = 2;
     } else {
         if (missing || names.count == 0)
@@ -141,6 +141,8 @@ static int gate(fg_session *s, const char *names, FILE *out, tally *count)
         if (over)
             fprintf(out, "%s: %s %s\n", sel[i]->name, over > 0 ? "FAIL" : "ERROR",
                     fgi_str_cstr(&msg));
+        if (over > 0)
+            fgi_report_gate_failure(s, fgi_str_cstr(&msg));
         fgi_str_free(&msg);
         fgi_str_free(&dir);
         if (over < 0)
@@ -166,8 +168,9 @@ static int gate(fg_session *s, const char *names, FILE *out, tally *count)
         fprintf(out, "(a time-bounded run: seeded, but not reproducible case for case)\n");
     e = fg_session_write_reports(s);
     if (e != FG_OK) {
-        fprintf(out, "fuzzgate: cannot write reports under %s: %s\n", s->opt.findings,
-                fg_strerror(e));
+        fprintf(out, "fuzzgate: cannot write reports under %s%s%s%s%s: %s\n", s->opt.findings,
+                *s->opt.junit ? ", --junit=" : "", s->opt.junit,
+                *s->opt.sarif ? ", --sarif=" : "", s->opt.sarif, fg_strerror(e));
         status = 2;
     }
     return status;
@@ -215,7 +218,7 @@ static int replay_files(fg_session *s, const char *name, int nfiles, char **file
         fg_outcome *o = NULL;
         fg_error e = fg_session_replay(s, t, files[i], &o);
         if (e != FG_OK) {
-            fprintf(stdout, "%s: cannot replay: %s\n", files[i], fg_strerror(e));
+            fprintf(stdout, "%s: cannot replay: %s\n", files[i], fgi_strerror_io(e));
             status = 2;
             continue;
         }
