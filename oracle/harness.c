@@ -125,8 +125,8 @@ fg_error fgi_harness_reserve(fgi_harness *e, size_t size)
 
 /* Runs the body once over a copy of data with every oracle armed; heap says what the
  * case left allocated (nothing for a case the engine ended: that memory is released). */
-void fgi_harness_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_result *res,
-                      fgi_heap_report *heap)
+static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_result *res,
+                     fgi_heap_report *heap)
 {
     uint8_t *in = e->buf + e->cap - size;
     if (size)
@@ -193,6 +193,19 @@ void fgi_harness_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case
         harness.slot->active = 0;
 }
 
+/* The retention check's re-runs of the same input. */
+struct rerun_ctx {
+    fgi_harness *e;
+    const uint8_t *data;
+    size_t size;
+};
+
+static void rerun(void *ctx, fgi_case_result *res, fgi_heap_report *heap)
+{
+    struct rerun_ctx *c = ctx;
+    run_body(c->e, c->data, c->size, res, heap);
+}
+
 void fgi_harness_origin(fgi_harness *e, int64_t case_index, const char *origin,
                         const fgi_mut *mut)
 {
@@ -207,7 +220,9 @@ void fgi_harness_run(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
     e->crash.data = data;
     e->crash.size = size;
     fgi_heap_report heap;
-    fgi_harness_body(e, data, size, res, &heap);
-    if (res->status == FGI_CASE_OK && heap.live_blocks)
-        fgi_retention_check(e, data, size, res, &heap);
+    run_body(e, data, size, res, &heap);
+    if (res->status == FGI_CASE_OK && heap.live_blocks) {
+        struct rerun_ctx again = {e, data, size};
+        fgi_retention_check(rerun, &again, res, &heap);
+    }
 }

@@ -50,13 +50,13 @@ static void report(fgi_case_result *res, const fgi_heap_report *sites, size_t gr
              first->live_bytes, first->live_blocks, where, sites->nsites > 4 ? ", ..." : "");
 }
 
-void fgi_retention_check(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_result *res,
+void fgi_retention_check(fgi_retention_rerun rerun, void *ctx, fgi_case_result *res,
                          const fgi_heap_report *first)
 {
     fgi_heap_report r;
     fgi_heap_hold(1);
     for (int w = 0; w < FGI_RETENTION_WARMUP; w++) {
-        fgi_harness_body(e, data, size, res, &r);
+        rerun(ctx, res, &r);
         if (res->status != FGI_CASE_OK)
             goto done; /* the re-run failed an oracle itself: that is the finding */
     }
@@ -66,7 +66,7 @@ void fgi_retention_check(fgi_harness *e, const uint8_t *data, size_t size, fgi_c
     if (bytes == 0 && blocks == 0)
         goto done;
     for (int m = 0; m < FGI_RETENTION_MEASURED; m++) {
-        fgi_harness_body(e, data, size, res, &r);
+        rerun(ctx, res, &r);
         if (res->status != FGI_CASE_OK)
             goto done;
         if (r.live_bytes <= bytes && r.live_blocks <= blocks)

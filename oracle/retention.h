@@ -8,7 +8,7 @@
 #ifndef FG_RETENTION_H
 #define FG_RETENTION_H
 
-#include "oracle/harness.h"
+#include "oracle/case.h"
 #include "oracle/heap.h"
 
 /* A warm-up run, then up to FGI_RETENTION_MEASURED measured runs; the input
@@ -17,14 +17,15 @@
 #define FGI_RETENTION_WARMUP 1
 #define FGI_RETENTION_MEASURED 2
 
-/* The retention check for an input whose first run left `first` behind: re-runs it alone
- * as above and, when it retains, fills res as a `retention` finding (status
- * FGI_CASE_ENDED). A re-run that fails another oracle leaves that finding in res. */
-FGI_HIDDEN void fgi_retention_check(fgi_harness *e, const uint8_t *data, size_t size,
-                                    fgi_case_result *res, const fgi_heap_report *first);
+/* One more run of the input alone under every oracle, without the retention check (the
+ * harness's; a callback, so this module does not depend on the harness). */
+typedef void (*fgi_retention_rerun)(void *ctx, fgi_case_result *res, fgi_heap_report *heap);
 
-/* One run of the body under every oracle, without the retention check (harness.c). */
-FGI_HIDDEN void fgi_harness_body(fgi_harness *e, const uint8_t *data, size_t size,
-                                 fgi_case_result *res, fgi_heap_report *heap);
+/* The retention check for an input whose first run left `first` behind: re-runs it alone
+ * through rerun(ctx, ...) as above and, when it retains, fills res as a `retention`
+ * finding (status FGI_CASE_ENDED). A re-run that fails another oracle leaves that finding
+ * in res. */
+FGI_HIDDEN void fgi_retention_check(fgi_retention_rerun rerun, void *ctx, fgi_case_result *res,
+                                    const fgi_heap_report *first);
 
 #endif

@@ -501,6 +501,7 @@ static uint64_t meta_run(const uint8_t *d, size_t n)
     return shape(d, n);
 }
 static const fg_target meta_target = {.name = "planted_meta<&\"'\\\x01>", .run = meta_run,
+                                      .flags = FG_NO_CORPUS,
                                       .what = "two planted bugs, metacharacters everywhere",
                                       .file = __FILE__, .line = __LINE__};
 static fg_registration meta_registration = {&meta_target, 0};
