@@ -4,8 +4,8 @@
 # Each harness (bench/real/<lib>.c, with count.c around it) is built four ways into
 # $B/bench-real/:
 #   lf      clang $OPT -fsanitize=fuzzer                      libFuzzer
-#   driver  gcc $OPT -fsanitize-coverage=trace-pc,trace-cmp   fuzzgate's libFuzzer driver
-#           (the fuzzgate-libfuzzer module's flags), linked with libfuzzgate_libfuzzer.a
+#   driver  gcc $OPT + the fuzzgate-libfuzzer module's Cflags (trace-pc, trace-cmp, no
+#           builtin comparisons): fuzzgate's libFuzzer driver, libfuzzgate_libfuzzer.a
 #   native  the same objects + native.c, a fuzzgate target with fuzzgate's own main,
 #           run twice: --no-fork (one process) and supervised (the default)
 # The libraries are the system's shared objects, uninstrumented for every engine; a
@@ -92,7 +92,9 @@ D=$B/bench-real
 rm -rf "$D"
 mkdir -p "$D"
 WARN="-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
-COV="-fsanitize-coverage=trace-pc,trace-cmp" # the fuzzgate-libfuzzer module's Cflags
+# the fuzzgate-libfuzzer module's Cflags, as an installed module gives them
+COV=$(sed -n 's/^Cflags: //p' fuzzgate-libfuzzer.pc.in)
+[ -n "$COV" ] || die "no Cflags line in fuzzgate-libfuzzer.pc.in"
 LIBS_RUN=
 SKIPPED=
 LF_SKIP=
