@@ -6,6 +6,9 @@
 #   make fuzz            a depth run of every built-in target (FUZZ_SECONDS each, live status)
 #   make bench           cases/s vs libFuzzer, the oracles' cost, malloc/free pair cost (~2 min)
 #   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer
+#   make bench-real      libFuzzer harnesses over zlib, Brotli, libpng, expat, libyaml and
+#                        libxml2: fuzzgate beside libFuzzer, cases/s, input length, RSS
+#                        (BENCH_REAL_SECONDS a run, default 10; BENCH_REAL_REPS, default 3)
 #   make brotli-seeds    larger generated seeds for the Brotli targets in build/brotli-seeds/
 #                        (deterministic, not committed; tools/brotli_seeds.c)
 #   make install         PREFIX=/usr/local DESTDIR=
@@ -101,8 +104,8 @@ PLANTED_OBJ := $(B)/test/planted/planted.o $(B)/test/planted/planted_zlib.o \
                $(B)/test/planted/planted_brotli.o
 LF_MAIN_OBJ := $(B)/bridge/harness/libfuzzer_main.o
 
-.PHONY: all check unit gate fuzz bench bench-find brotli-seeds install clean docs libfuzzer afl \
-        coverage
+.PHONY: all check unit gate fuzz bench bench-find bench-real brotli-seeds install clean docs \
+        libfuzzer afl coverage
 all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a $(B)/fuzzgate
 
 # Rebuild everything when the compiler or flags change.
@@ -231,6 +234,12 @@ bench: all
 # Time-to-find on planted bugs, fuzzgate (gcc and clang coverage) beside libFuzzer.
 bench-find: all
 	CC="$(CC)" B="$(B)" OPT="$(OPT)" sh bench/find.sh
+
+# Real libraries: the same LLVMFuzzerTestOneInput harnesses under libFuzzer, fuzzgate's
+# libFuzzer driver and as fuzzgate targets (bench/real/run.sh); a library without its -dev
+# package is skipped, and the run says so.
+bench-real: all
+	CC="$(CC)" B="$(B)" OPT="$(OPT)" sh bench/real/run.sh
 
 # The built-in targets under libFuzzer and AFL++ (docs/libfuzzer.md): each target's file,
 # the adapter (LLVMFuzzerTestOneInput over the target's .run) and the standalone registry
