@@ -202,7 +202,9 @@ static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
 
 void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
 {
-    if (!fgi_exec_in_case() || alen == 0 || blen == 0)
+    /* One side may be empty: strcmp(input, "keyword") on an empty input is the first
+     * thing a search meets, and the keyword is what it needs. */
+    if (!fgi_exec_in_case() || (alen == 0 && blen == 0))
         return;
     alen = alen < FGI_CMP_STR_MAX ? alen : FGI_CMP_STR_MAX;
     blen = blen < FGI_CMP_STR_MAX ? blen : FGI_CMP_STR_MAX;
@@ -218,6 +220,64 @@ void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
     memcpy(slot->b, b, blen);
     slot->alen = (uint8_t)alen;
     slot->blen = (uint8_t)blen;
+}
+
+/* Whether the n bytes at w occur in the input. A byte loop: memmem is interposed. */
+static int occurs(const uint8_t *in, size_t size, const uint8_t *w, size_t n)
+{
+    for (size_t i = 0; n <= size && i + n <= size; i++) {
+        size_t j = 0;
+        while (j < n && in[i + j] == w[j])
+            j++;
+        if (j == n)
+            return 1;
+    }
+    return 0;
+}
+
+static uint64_t bytes_key(uint64_t tag, const uint8_t *b, size_t n)
+{
+    uint64_t h = tag;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
+    h = fg_mix64(h ^ n);
+    return h ? h : 1;
+}
+
+/* Calls fn for an integer operand of w bytes found in neither byte order; 1 if it did. */
+static int int_constant(const uint8_t *in, size_t size, uint64_t v, unsigned w,
+                        void (*fn)(void *ctx, uint64_t key), void *ctx)
+{
+    uint8_t le[8], be[8];
+    for (unsigned i = 0; i < w; i++) {
+        le[i] = (uint8_t)(v >> (8 * i));
+        be[w - 1 - i] = le[i];
+    }
+    if (occurs(in, size, le, w) || occurs(in, size, be, w))
+        return 0;
+    fn(ctx, bytes_key(0x1a7e5eedULL + w, le, w));
+    return 1;
+}
+
+void fgi_cmp_constants(const uint8_t *in, size_t n, unsigned long mark, unsigned long smark,
+                       void (*fn)(void *ctx, uint64_t key), void *ctx)
+{
+    unsigned left = FGI_CMP_FEATS;
+    unsigned long s = since_count(cmp.nstrs, smark, FGI_CMP_STRS, FGI_CMP_STRS);
+    for (unsigned long i = 0; i < s && left; i++) {
+        const fgi_cmp_str *c = &cmp.strs[(cmp.nstrs - s + i) % FGI_CMP_STRS];
+        if (c->alen && !occurs(in, n, c->a, c->alen) && left--)
+            fn(ctx, bytes_key(0x57a1c0deULL, c->a, c->alen));
+        if (c->blen && left && !occurs(in, n, c->b, c->blen) && left--)
+            fn(ctx, bytes_key(0x57a1c0deULL, c->b, c->blen));
+    }
+    unsigned long k = since_count(cmp.nints, mark, FGI_CMP_INTS, FGI_CMP_INTS);
+    for (unsigned long i = 0; i < k && left; i++) {
+        const fgi_cmp_int *c = &cmp.ints[(cmp.nints - k + i) % FGI_CMP_INTS];
+        left -= (unsigned)int_constant(in, n, c->b, c->width, fn, ctx);
+        if (left && !c->constant)
+            left -= (unsigned)int_constant(in, n, c->a, c->width, fn, ctx);
+    }
 }
 
 /* The callbacks, as clang and gcc emit them for -fsanitize-coverage=trace-cmp. */

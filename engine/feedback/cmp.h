@@ -62,6 +62,16 @@ FGI_HIDDEN size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap
 FGI_HIDDEN unsigned long fgi_cmp_mark_strs(void);
 FGI_HIDDEN size_t fgi_cmp_strs_since(unsigned long mark, fgi_cmp_str *out, size_t cap);
 
+/* The program's side of the comparisons recorded since the marks, as feature keys: an
+ * operand that does not occur in the case's input (in either byte order, for integers)
+ * is taken for the program's constant, and fn(ctx, key) is called for it, at most
+ * FGI_CMP_FEATS times a case. A plain build keeps the first input that makes a comparison
+ * against a constant it has not met: the nearest it has to new coverage. */
+#define FGI_CMP_FEATS 8
+FGI_HIDDEN void fgi_cmp_constants(const uint8_t *in, size_t n, unsigned long mark,
+                                  unsigned long smark, void (*fn)(void *ctx, uint64_t key),
+                                  void *ctx);
+
 /* Records a comparison of two byte strings (memcmp and friends); only during a case. */
 FGI_HIDDEN void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen);
 

@@ -33,6 +33,7 @@
 #include "engine/findings/merge.h"
 #include "engine/findings/minimize.h"
 #include "engine/run/registry.h"
+#include "engine/run/schedule.h"
 #include "engine/base/sha1.h"
 #include "engine/supervise/supervisor.h"
 #include "oracle/watchdog.h"
@@ -160,6 +161,7 @@ typedef struct run {
     fgi_novelty nov;        /* signatures and how often each was produced */
     fgi_novelty features;   /* coverage features, likewise (instrumented builds) */
     fgi_corpus corpus;
+    fgi_sched sched;        /* length limit and the executor's shorter-input notes */
     fgi_epoch_log log;      /* the current epoch's records */
     item *items;            /* the replay epoch */
     size_t nitems;
@@ -196,6 +198,8 @@ typedef struct run {
     size_t nckeys, ckeys_cap;
     int blocked;             /* the current case may not be kept (rejected, unguided) */
     int full;                /* the current case is replayed: send all its features */
+    uint64_t fhash;          /* the current case's feature hash (schedule.h) */
+    size_t base;             /* the corpus entry the current generated case came from */
     uint8_t *work;           /* the case being built: the slot's bytes in an executor */
     uint8_t *own_work;
     uint8_t *scratch;
@@ -435,6 +439,7 @@ static void add_feature(void *ctx, uint64_t feature)
 {
     run *r = ctx;
     feature = feature ? feature : 1;
+    r->fhash += fg_mix64(feature);
     if (fgi_novelty_add(&r->dfeat, feature) < 0)
         return note_error(r, FG_ENOMEM);
     if (r->blocked)
@@ -501,11 +506,19 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
         }
     }
     r->nckeys = 0;
+    r->fhash = 0;
     if (fgi_cov_enabled())
         fgi_cov_features(add_feature, r);
-    if (!(force || fresh || r->nckeys || (r->full && !r->blocked)))
+    else /* a plain build: comparisons against constants it had not met (cmp.h) */
+        fgi_cmp_constants(data, size, mark, smark, add_feature, r);
+    int shorter = 0;
+    if (sig && !r->blocked && !r->full && !force &&
+        (shorter = fgi_sched_shorter(&r->sched, &r->corpus, sig, r->fhash, size, fresh)) < 0)
+        return note_error(r, FG_ENOMEM);
+    if (!(force || fresh || shorter || r->nckeys || (r->full && !r->blocked)))
         return;
-    fgi_cand c = {.seq = seq, .sig = sig, .force = force, .size = size};
+    fgi_cand c = {.seq = seq, .sig = sig, .force = force, .size = size, .fhash = r->fhash,
+                  .base = origin ? 0 : r->base + 1};
     c.data = fgi_malloc(size ? size : 1);
     c.keys = r->nckeys ? fgi_memdup(r->ckeys, r->nckeys * sizeof *r->ckeys) : NULL;
     if (!c.data || (r->nckeys && !c.keys)) {
@@ -550,17 +563,18 @@ static void generate_one(run *r, uint64_t seq)
     const fgi_entry *base = &r->corpus.entries[pick];
     const fgi_entry *other = &r->corpus.entries[fgi_rng_below(&r->rng, r->corpus.count)];
     size_t size = FGI_MIN(base->size, r->max_len);
+    size_t room = fgi_sched_room(&r->sched, size, r->max_len);
     memcpy(r->work, base->data, size);
+    r->base = (size_t)pick;
     r->mut.other = other->data;
     r->mut.other_size = other->size;
-    r->mut.local = base->cmps;
-    r->mut.nlocal = base->ncmps;
+    fgi_sched_lend(base, &r->mut);
     fgi_bytes_context(&r->mut);
     if (r->t->domain) /* structured mutation blended with byte havoc (engine/mutate/domain.c) */
         size = fgi_domain_mutate(r->t->domain, &r->mut, base->data, base->size, r->work,
                                  size, r->max_len, NULL);
     else
-        size = fgi_mutate(&r->mut, r->work, size, r->max_len);
+        size = fgi_mutate(&r->mut, r->work, size, room);
     fgi_bytes_context(NULL);
     run_input(r, seq, r->work, size, 0);
 }
@@ -839,6 +853,10 @@ static void merge_epoch(run *r)
                            r->features.count);
     fgi_epoch_sort(&r->log);
     keep_evals(r);
+    uint64_t k1 = r->reached > r->nitems ? r->reached - r->nitems : 0;
+    if (fgi_sched_count_picks(&r->corpus, &r->nov, r->s->opt.seed, r->name_hash,
+                              k1 ? epoch_start(r, r->reached - 1) - r->nitems : 0, k1) != 0)
+        return note_error(r, FG_ENOMEM);
     for (size_t i = 0; i < r->log.ncands && r->err == FG_OK; i++) {
         fgi_cand *c = &r->log.cands[i];
         int novel = 0;
@@ -859,10 +877,14 @@ static void merge_epoch(run *r)
                 feats[nf++] = c->keys[f];
             nnew += (size_t)rc;
         }
-        if (!(c->force || novel || nnew))
+        if (!(c->force || novel || nnew)) {
+            if (fgi_sched_reduce(&r->sched, &r->corpus, c) < 0)
+                return note_error(r, FG_ENOMEM);
             continue;
+        }
         if (fgi_corpus_add(&r->corpus, c->data, c->size, c->sig) != 0 ||
-            fgi_corpus_set_cmps(&r->corpus, r->corpus.count - 1, c->cmps, c->ncmps) != 0)
+            fgi_corpus_set_cmps(&r->corpus, r->corpus.count - 1, c->cmps, c->ncmps) != 0 ||
+            fgi_sched_kept(&r->sched, &r->corpus, r->corpus.count - 1, c) != 0)
             return note_error(r, FG_ENOMEM);
         if (nf)
             fgi_corpus_set_features(&r->corpus, r->corpus.count - 1, feats, nf);
@@ -886,6 +908,7 @@ static void merge_epoch(run *r)
                 return note_error(r, FG_ENOMEM);
     }
     fgi_epoch_clear(&r->log);
+    fgi_sched_merged(&r->sched, &r->corpus, r->max_len);
 }
 
 /* ---- the supervisor side ------------------------------------------------------------ */
@@ -1166,6 +1189,7 @@ static fg_error run_open(run *r, fg_session *s, const fg_target *t)
     fgi_novelty_init(&r->dfeat);
     fgi_novelty_init(&r->sent);
     fgi_corpus_init(&r->corpus);
+    fgi_sched_init(&r->sched, r->max_len);
     r->corpus.features = &r->features;
     if (!(r->o = fgi_outcome_new(t->name)))
         return FG_ENOMEM;
@@ -1271,6 +1295,7 @@ static fg_error run_close(run *r, fg_error e, fg_outcome **out, int watch)
     fgi_novelty_free(&r->dfeat);
     fgi_novelty_free(&r->sent);
     fgi_corpus_free(&r->corpus);
+    fgi_sched_free(&r->sched);
     fgi_epoch_clear(&r->log);
     fgi_free(r->log.cands);
     fgi_free(r->log.hits);
