@@ -200,6 +200,11 @@ static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
     slot->constant = (uint8_t)b_is_constant;
 }
 
+void fgi_cmp_note_int(uint64_t a, uint64_t b, uint8_t width)
+{
+    note_int(a, b, width, 0);
+}
+
 void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
 {
     /* One side may be empty: strcmp(input, "keyword") on an empty input is the first

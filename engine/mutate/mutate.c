@@ -555,7 +555,7 @@ const fgi_mutator fgi_mutators[] = {
     {"dict_overwrite", dict_overwrite, 1, FGI_NEEDS_DICT, 2},
     {"cmp_int", cmp_int, 1, FGI_NEEDS_CMP_INT, 3},
     {"cmp_bytes", cmp_bytes, 0, FGI_NEEDS_CMP_STR, 3},
-    {"hot_byte", hot_byte, 0, FGI_NEEDS_HOT, 8},
+    {"hot_byte", hot_byte, 0, FGI_NEEDS_HOT, 16},
     {"join_other", join_other, 0, FGI_NEEDS_OTHER, 1},
     {"ascii_number", ascii_number, 0, 0, 1},
 };
@@ -606,7 +606,7 @@ size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
         build_eligible();
     unsigned have = present(m);
     /* 1 + the trailing zeros of a draw, capped at the depth: 1/2, 1/4, ..., the rest. */
-    unsigned depth = m->depth && m->depth < FGI_MUT_STACK ? m->depth : FGI_MUT_STACK;
+    unsigned depth = m->depth ? FGI_MIN(m->depth, (unsigned)FGI_MUT_STACK) : FGI_MUT_DEFAULT;
     unsigned want = 1 + (unsigned)__builtin_ctzll(fgi_rng_next(m->rng) | (1ULL << (depth - 1)));
     m->napplied = 0;
     for (unsigned tries = 0; m->napplied < want && tries < 4 * want + 8; tries++) {

@@ -14,6 +14,7 @@
 
 #define FGI_MUT_SKIP ((size_t)-1)
 #define FGI_MUT_STACK 8 /* most mutations stacked on one case; libFuzzer's default is 5 */
+#define FGI_MUT_DEFAULT 5 /* the depth when the caller sets none (domains, LLVMFuzzerMutate) */
 
 typedef struct fgi_mut {
     fgi_rng *rng;          /* the case's stream (borrowed) */
@@ -26,7 +27,7 @@ typedef struct fgi_mut {
     const fgi_cmp_str *local_strs; /* the base's own string comparisons (borrowed) */
     size_t nlocal_strs;
     uint32_t hot;          /* 1 + where the base's news was (fgi_entry.hot); 0: unknown */
-    unsigned depth;        /* most mutators to stack, 1..FGI_MUT_STACK (0: FGI_MUT_STACK) */
+    unsigned depth;        /* most mutators to stack, 1..FGI_MUT_STACK (0: FGI_MUT_DEFAULT) */
     unsigned napplied;                /* mutators applied to the last fgi_mutate */
     uint8_t applied[FGI_MUT_STACK];   /* their indices into fgi_mutators, in order */
     const char *step; /* the domain step that made the case ("domain_edit"), named

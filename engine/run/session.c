@@ -511,6 +511,7 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
         fgi_cov_features(add_feature, r);
     else /* a plain build: comparisons against constants it had not met (cmp.h) */
         fgi_cmp_constants(data, size, mark, smark, add_feature, r);
+    fgi_signals_each(add_feature, r); /* fg_feature, fg_maximize */
     int shorter = 0;
     if (sig && !r->blocked && !r->full && !force &&
         (shorter = fgi_sched_shorter(&r->sched, &r->corpus, sig, r->fhash, size, fresh)) < 0)
@@ -542,6 +543,7 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     fgi_exec_seq(seq);
     fgi_exec_origin(&r->exec, k, origin, &r->mut);
     unsigned long mark = fgi_cmp_mark(), smark = fgi_cmp_mark_strs();
+    fgi_signals_begin();
     fgi_exec_run(&r->exec, data, size, &r->res);
     if (r->res.status != FGI_CASE_OK) {
         emit_finding(r, data, size, seq, k, r->mut.applied, origin ? 0 : r->mut.napplied);

@@ -178,8 +178,7 @@ static void compare_useless_pairs(void)
     __sanitizer_cov_trace_cmp4(0, 0);
     __sanitizer_cov_trace_const_cmp8(1, 0);
     fgi_cmp_note_bytes("same", 4, "same", 4); /* equal bytes */
-    fgi_cmp_note_bytes("", 0, "abc", 3);      /* an empty operand */
-    fgi_cmp_note_bytes("abc", 3, "", 0);
+    fgi_cmp_note_bytes("", 0, "", 0);         /* both empty */
 }
 
 static void compare_useless_then_useful(void)
@@ -188,6 +187,8 @@ static void compare_useless_then_useful(void)
     __sanitizer_cov_trace_cmp1(1, 2); /* one operand >= 2 is enough */
     __sanitizer_cov_trace_cmp4(2, 0);
     fgi_cmp_note_bytes("ab", 2, "abc", 3); /* a prefix, but not the same string */
+    /* One empty side is news: strcmp(input, "keyword") on the empty input. */
+    fgi_cmp_note_bytes("", 0, "abc", 3);
 }
 
 FG_TEST(cmp_equal_operands_and_tiny_ints_ignored)
@@ -200,8 +201,9 @@ FG_TEST(cmp_equal_operands_and_tiny_ints_ignored)
     CHECK(int_is(got[0], 1, 2, 1));
     CHECK(int_is(got[1], 2, 0, 4));
     const fgi_cmp_str *strs[8];
-    CHECK_EQ_U(recorded_strs(strs, 8), 1);
+    CHECK_EQ_U(recorded_strs(strs, 8), 2);
     CHECK(str_is(strs[0], "ab", 2, "abc", 3));
+    CHECK(str_is(strs[1], "", 0, "abc", 3));
     fgi_cmp_reset();
 }
 
