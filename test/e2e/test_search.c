@@ -56,3 +56,39 @@ FG_TEST(search_plain_gate_finds_prefix_and_keyword_for_every_seed)
         CHECK_EQ_U(found, SEEDS);
     }
 }
+
+/* The public signals reach the search: fg_cmp_u64 solves a 32-bit magic, fg_maximize
+ * climbs to a count, in the default case count, with no signature at all. */
+FG_TEST(search_public_signals_guide_a_plain_build)
+{
+    static const char *const targets[] = {"planted_u32magic", "planted_maximize"};
+    for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++)
+        for (unsigned seed = 1; seed <= 3; seed++) {
+            int rc = gate_finds(targets[t], seed);
+            CHECK(rc == 1);
+            if (rc != 1)
+                printf("  %s: seed %u: not found\n", targets[t], seed);
+        }
+}
+
+/* fg_feature keeps inputs as signatures would: 16 + 16 nibble values, no signature. */
+FG_TEST(search_features_keep_inputs)
+{
+    char root[256], corpus[300], findings[300], prog[300];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(corpus, sizeof corpus, "--corpus=%s/c", root);
+    snprintf(findings, sizeof findings, "--findings=%s/f", root);
+    snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
+    char *argv[] = {prog, corpus, findings, "--no-fork", "--cases=5000", "planted_features",
+                    NULL};
+    fgt_run r;
+    CHECK(fgt_spawn(argv, NULL, &r) == 0);
+    CHECK(r.exited && r.code == 0);
+    const char *at = strstr(r.out, "corpus ");
+    unsigned kept = at ? (unsigned)atoi(at + 7) : 0;
+    CHECK(kept > 16 && kept <= 33); /* the empty input, then at most one per new feature */
+    if (!(kept > 16 && kept <= 33))
+        printf("%s", r.out);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
