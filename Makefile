@@ -178,6 +178,8 @@ unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-custom $(if
 	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" sh test/scripts/install.sh
 	B="$(B)" sh test/scripts/libfuzzer.sh
 	BROTLI="$(HAVE_BROTLI)" sh test/scripts/clusterfuzzlite.sh
+	B="$(B)" CC="$(CC)" INSTRUMENT="$(INSTRUMENT)" SANITIZE="$(SANITIZE)" \
+		sh test/scripts/search_compilers.sh
 ifeq ($(HAVE_BROTLI),1)
 	@# The generated seeds stay seeds the Brotli targets pass.
 	rm -rf $(B)/brotli-seeds && $(B)/brotli-seeds-gen $(B)/brotli-seeds
