@@ -1,6 +1,7 @@
 /* engine/feedback/strhook.c — the memcmp family observed for comparison feedback.
  *
- * Plain builds: memcmp, strcmp, strncmp, strcasecmp, strstr and memmem are interposed in
+ * Plain builds: memcmp, bcmp, strcmp, strncmp, strcasecmp, strncasecmp, strstr and memmem
+ * are interposed in
  * the binary that links libfuzzgate and forward to the C library's own (found with
  * dlsym(RTLD_NEXT) before main; a byte loop serves until then). Under AddressSanitizer,
  * which owns these functions, its weak hooks are defined instead. Either way operands are
@@ -39,6 +40,8 @@ void __sanitizer_weak_hook_memcmp(void *pc, const void *a, const void *b, size_t
 void __sanitizer_weak_hook_strncmp(void *pc, const char *a, const char *b, size_t n, int r);
 void __sanitizer_weak_hook_strcmp(void *pc, const char *a, const char *b, int r);
 void __sanitizer_weak_hook_strcasecmp(void *pc, const char *a, const char *b, int r);
+void __sanitizer_weak_hook_strncasecmp(void *pc, const char *a, const char *b, size_t n,
+                                       int r);
 void __sanitizer_weak_hook_strstr(void *pc, const char *h, const char *n, char *r);
 void __sanitizer_weak_hook_memmem(void *pc, const void *h, size_t hn, const void *n,
                                   size_t nn, void *r);
@@ -71,6 +74,14 @@ void __sanitizer_weak_hook_strcasecmp(void *pc, const char *a, const char *b, in
         note_strings(a, b, FGI_CMP_STR_MAX);
 }
 
+void __sanitizer_weak_hook_strncasecmp(void *pc, const char *a, const char *b, size_t n,
+                                       int r)
+{
+    (void)pc;
+    if (r)
+        note_strings(a, b, n < FGI_CMP_STR_MAX ? n : FGI_CMP_STR_MAX);
+}
+
 void __sanitizer_weak_hook_strstr(void *pc, const char *h, const char *n, char *r)
 {
     (void)pc;
@@ -95,6 +106,8 @@ static struct {
     int (*strcmp)(const char *, const char *);
     int (*strncmp)(const char *, const char *, size_t);
     int (*strcasecmp)(const char *, const char *);
+    int (*strncasecmp)(const char *, const char *, size_t);
+    int (*bcmp)(const void *, const void *, size_t);
     char *(*strstr)(const char *, const char *);
     void *(*memmem)(const void *, size_t, const void *, size_t);
 } real;
@@ -105,6 +118,9 @@ __attribute__((constructor)) static void resolve(void)
     real.strcmp = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "strcmp");
     real.strncmp = (int (*)(const char *, const char *, size_t))dlsym(RTLD_NEXT, "strncmp");
     real.strcasecmp = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "strcasecmp");
+    real.strncasecmp =
+        (int (*)(const char *, const char *, size_t))dlsym(RTLD_NEXT, "strncasecmp");
+    real.bcmp = (int (*)(const void *, const void *, size_t))dlsym(RTLD_NEXT, "bcmp");
     real.strstr = (char *(*)(const char *, const char *))dlsym(RTLD_NEXT, "strstr");
     real.memmem =
         (void *(*)(const void *, size_t, const void *, size_t))dlsym(RTLD_NEXT, "memmem");
@@ -142,6 +158,15 @@ int memcmp(const void *a, const void *b, size_t n)
     return r;
 }
 
+/* clang turns memcmp(...) == 0 into bcmp: the same comparison, heard the same way. */
+int bcmp(const void *a, const void *b, size_t n)
+{
+    int r = real.bcmp ? real.bcmp(a, b, n) : loop_memcmp(a, b, n);
+    if (r)
+        fgi_cmp_note_bytes(a, n, b, n);
+    return r;
+}
+
 int strcmp(const char *a, const char *b)
 {
     int r = real.strcmp ? real.strcmp(a, b) : loop_strncmp(a, b, (size_t)-1, 0);
@@ -163,6 +188,14 @@ int strcasecmp(const char *a, const char *b)
     int r = real.strcasecmp ? real.strcasecmp(a, b) : loop_strncmp(a, b, (size_t)-1, 1);
     if (r)
         note_strings(a, b, FGI_CMP_STR_MAX);
+    return r;
+}
+
+int strncasecmp(const char *a, const char *b, size_t n)
+{
+    int r = real.strncasecmp ? real.strncasecmp(a, b, n) : loop_strncmp(a, b, n, 1);
+    if (r)
+        note_strings(a, b, n < FGI_CMP_STR_MAX ? n : FGI_CMP_STR_MAX);
     return r;
 }
 
