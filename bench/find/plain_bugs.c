@@ -72,39 +72,48 @@ static int pbug_maze(const uint8_t *d, size_t n, uint64_t *sig)
 }
 
 /* (4) A TLV stream: records of [type][len][len bytes]. 'H' must come first (a header),
- * 'S' opens a section, 'D' is data (at most 16 bytes, checked), and 'E'
- * after a section copies its value into an 8-byte field without checking: the overflow.
- * The signature is the parse state: the last record type, whether a section is open and
- * how many records were read (capped). */
+ * 'S' opens a section, 'D' is data (at most 16 bytes, checked), and 'E' after a section
+ * copies its value into an 8-byte field without checking: the overflow. The signature is
+ * the parse state: where the parser stopped and why (the end, a cut record, an unknown or
+ * misplaced type, an oversized 'D'), the last record type, whether a section is open and
+ * how many records were read (capped): what a parser's result code and position say. */
 static int pbug_tlv(const uint8_t *d, size_t n, uint64_t *sig)
 {
+    enum { END, CUT, BAD_TYPE, NO_HEADER, TOO_LONG } why = END;
     size_t off = 0;
     unsigned records = 0, last = 0, section = 0, header = 0;
-    while (off + 2 <= n) {
-        unsigned type = d[off], len = d[off + 1];
-        off += 2;
-        if (off + len > n)
+    while (off < n) {
+        if (off + 2 > n || off + 2 + d[off + 1] > n) {
+            why = CUT;
             break;
-        off += len;
+        }
+        unsigned type = d[off], len = d[off + 1];
+        off += 2 + len;
         if (!header) {
-            if (type != 'H')
+            if (type != 'H') {
+                why = NO_HEADER;
                 break;
+            }
             header = 1;
         } else if (type == 'S') {
             section = 1;
         } else if (type == 'D') {
-            if (len > 16)
+            if (len > 16) {
+                why = TOO_LONG;
                 break;
+            }
         } else if (type == 'E') {
             if (section && len > 8)
                 return 1;
         } else {
+            why = BAD_TYPE;
             break;
         }
         last = type;
         records++;
     }
-    *sig = 1 + (((uint64_t)last << 8 | section << 4 | (records > 7 ? 7 : records)));
+    *sig = 1 + ((uint64_t)why << 16 | (uint64_t)last << 8 | section << 4 |
+                (records > 7 ? 7 : records));
     return 0;
 }
 
