@@ -102,6 +102,7 @@ const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len)
 void fgi_cmp_reset(void)
 {
     fgi_strhook_link();
+    fgi_signals_begin();
     cmp.nints = cmp.nstrs = cmp.npool_ints = cmp.npool_strs = 0;
     memset(cmp.counts, 0, sizeof cmp.counts);
     cmp.ncounts = cmp.npromoted = 0;
@@ -267,6 +268,8 @@ static int int_constant(const uint8_t *in, size_t size, uint64_t v, unsigned w,
 void fgi_cmp_constants(const uint8_t *in, size_t n, unsigned long mark, unsigned long smark,
                        void (*fn)(void *ctx, uint64_t key), void *ctx)
 {
+    if (cmp.nstrs == smark && cmp.nints == mark)
+        return; /* the case compared nothing: the common case, kept cheap */
     unsigned left = FGI_CMP_FEATS;
     unsigned long s = since_count(cmp.nstrs, smark, FGI_CMP_STRS, FGI_CMP_STRS);
     for (unsigned long i = 0; i < s && left; i++) {

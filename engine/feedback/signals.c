@@ -9,7 +9,6 @@
 #include "engine/feedback/cmp.h"
 #include "oracle/exec.h"
 
-#include <string.h>
 
 /* Process-wide because the target calls these without a context. Written only on the
  * thread running a case (fgi_exec_in_case), read by the run thread after it. */
@@ -17,6 +16,7 @@ static struct {
     uint64_t keys[FG_FEATURES_MAX]; /* this case's fg_feature keys */
     unsigned nkeys;
     unsigned best[FG_MAX_SLOTS];    /* 1 + the highest range each slot reached; 0: none */
+    uint32_t slots;                 /* the slots with a value this case (bit per slot) */
 } sig;
 
 void fg_feature(uint64_t value)
@@ -41,8 +41,9 @@ void fg_maximize(unsigned slot, uint64_t value)
         return;
     /* Only the slot's highest value of the case counts. */
     unsigned r = range_of(value) + 1;
-    if (r > sig.best[slot])
+    if (!(sig.slots & (1u << slot)) || r > sig.best[slot])
         sig.best[slot] = r;
+    sig.slots |= 1u << slot;
 }
 
 int fg_cmp_u64(uint64_t a, uint64_t b)
@@ -64,18 +65,21 @@ int fg_cmp_bytes(const void *a, const void *b, size_t n)
     return i == n;
 }
 
+/* Both run on every case of every target: with nothing said they cost two loads. */
 void fgi_signals_begin(void)
 {
     sig.nkeys = 0;
-    memset(sig.best, 0, sizeof sig.best);
+    sig.slots = 0;
 }
 
 void fgi_signals_each(void (*fn)(void *ctx, uint64_t key), void *ctx)
 {
+    if (!sig.nkeys && !sig.slots)
+        return;
     for (unsigned i = 0; i < sig.nkeys; i++)
         fn(ctx, sig.keys[i] ? sig.keys[i] : 1);
     for (unsigned s = 0; s < FG_MAX_SLOTS; s++)
-        if (sig.best[s]) {
+        if (sig.slots & (1u << s)) {
             uint64_t key = fg_mix64(((uint64_t)s << 16 | (sig.best[s] - 1)) ^ 0x6d6178696dULL);
             fn(ctx, key ? key : 1);
         }

@@ -493,13 +493,13 @@ static size_t ascii_number(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
     const char *t = nums[fgi_rng_below(m->rng, FGI_ARRAY_LEN(nums))];
     size_t nt = strlen(t), pos = size;
     if (size && fgi_rng_chance(m->rng, 1, 2)) {
-        size_t start = (size_t)fgi_rng_below(m->rng, size), i = 0;
-        for (; i < size; i++) {
+        size_t start = (size_t)fgi_rng_below(m->rng, size), i = 0, look = FGI_MIN(size, 64);
+        for (; i < look; i++) { /* 64: arbitrary, a line or two */
             uint8_t ch = buf[(start + i) % size];
             if (ch == '=' || ch == ':' || ch == ' ')
                 break;
         }
-        pos = i < size ? (start + i) % size + 1 : size;
+        pos = i < look ? (start + i) % size + 1 : size;
     } else if (size && fgi_rng_chance(m->rng, 1, 2)) {
         pos = (size_t)fgi_rng_below(m->rng, size + 1);
     }

@@ -159,3 +159,13 @@ long fgi_corpus_pick(fgi_corpus *c, const fgi_novelty *n, fgi_rng *r, uint64_t k
     }
     return (long)lo;
 }
+
+const uint64_t *fgi_corpus_weights(fgi_corpus *c, const fgi_novelty *n)
+{
+    /* Always recomputed: hit counts change at merges without marking the corpus dirty,
+     * and a supervisor, which never picks, must see what its executors saw. */
+    FG_ASSERT(c->count > 0);
+    if (reweigh(c, n) != 0)
+        return NULL;
+    return c->prefix;
+}

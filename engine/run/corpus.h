@@ -84,4 +84,8 @@ FGI_HIDDEN void fgi_corpus_set_features(fgi_corpus *c, size_t index, const uint6
  * case sequence alone. Returns -1 only when out of memory. */
 FGI_HIDDEN long fgi_corpus_pick(fgi_corpus *c, const fgi_novelty *n, fgi_rng *r, uint64_t k);
 
+/* The prefix sums of the entries' weights (what fgi_corpus_pick draws from over the same
+ * snapshot), computed now; borrowed until the next change. NULL when out of memory. */
+FGI_HIDDEN const uint64_t *fgi_corpus_weights(fgi_corpus *c, const fgi_novelty *n);
+
 #endif

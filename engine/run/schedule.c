@@ -16,27 +16,6 @@ void fgi_sched_free(fgi_sched *s)
     memset(s, 0, sizeof *s);
 }
 
-size_t fgi_sched_room(const fgi_sched *s, size_t base_size, size_t max_len)
-{
-    size_t room = FGI_MAX(s->len_limit, base_size + 8); /* 8: arbitrary, a field or two */
-    return FGI_MIN(room, max_len);
-}
-
-static unsigned ilog2(uint64_t v)
-{
-    return v ? 63u - (unsigned)__builtin_clzll(v) : 0;
-}
-
-void fgi_sched_lend(const fgi_entry *base, fgi_mut *m)
-{
-    m->local = base->cmps;
-    m->nlocal = base->ncmps;
-    m->local_strs = base->strs;
-    m->nlocal_strs = base->nstrs;
-    m->hot = base->hot;
-    m->depth = FGI_MIN(2 + ilog2(1 + base->since / 256), (unsigned)FGI_MUT_STACK);
-}
-
 static uint64_t size_key(uint64_t sig, uint64_t fhash)
 {
     uint64_t k = fg_mix64(sig ^ fg_mix64(fhash + 0x5bd1e995ULL));
@@ -46,15 +25,15 @@ static uint64_t size_key(uint64_t sig, uint64_t fhash)
 int fgi_sched_shorter(fgi_sched *s, const fgi_corpus *c, uint64_t sig, uint64_t fhash,
                       size_t size, int fresh)
 {
-    uint64_t key = size_key(sig, fhash);
     uint64_t bound = UINT64_MAX;
+    long at = fresh ? -1 : fgi_corpus_by_sig(c, sig);
+    /* The common case first, before any hashing: no shorter than the entry. */
+    if (at >= 0 && (c->entries[at].fhash != fhash || size >= c->entries[at].size))
+        return 0;
+    uint64_t key = size_key(sig, fhash);
     if (!fresh) {
-        long at = fgi_corpus_by_sig(c, sig);
         if (at >= 0) {
-            const fgi_entry *e = &c->entries[at];
-            if (e->fhash != fhash)
-                return 0;
-            bound = e->size;
+            bound = c->entries[at].size;
         } else if (!fgi_novelty_has(&s->sent_sizes, key)) {
             return 0; /* kept for a feature, or blocked: nothing to replace */
         }
@@ -73,20 +52,20 @@ int fgi_sched_shorter(fgi_sched *s, const fgi_corpus *c, uint64_t sig, uint64_t 
     return 1;
 }
 
-int fgi_sched_count_picks(fgi_corpus *c, const fgi_novelty *nov, uint64_t seed,
-                          uint64_t name_hash, uint64_t k0, uint64_t k1)
+int fgi_sched_count_picks(fgi_corpus *c, const fgi_novelty *nov, uint64_t ncases)
 {
-    if (c->count == 0)
+    if (c->count == 0 || ncases == 0)
         return 0;
-    for (uint64_t k = k0; k < k1; k++) {
-        fgi_rng r;
-        fgi_rng_case(&r, seed, name_hash, k);
-        long at = fgi_corpus_pick(c, nov, &r, k);
-        if (at < 0)
-            return -1;
-        fgi_entry *e = &c->entries[at];
-        e->picks += e->picks < UINT32_MAX;
-        e->since += e->since < UINT32_MAX;
+    const uint64_t *w = fgi_corpus_weights(c, nov);
+    if (!w)
+        return -1;
+    uint64_t total = w[c->count - 1];
+    for (size_t i = 0; i < c->count; i++) {
+        uint64_t share = (uint64_t)((unsigned __int128)(w[i] - (i ? w[i - 1] : 0)) * ncases /
+                                    total);
+        fgi_entry *e = &c->entries[i];
+        e->picks = share > UINT32_MAX - e->picks ? UINT32_MAX : e->picks + (uint32_t)share;
+        e->since = share > UINT32_MAX - e->since ? UINT32_MAX : e->since + (uint32_t)share;
     }
     return 0;
 }
@@ -151,5 +130,6 @@ void fgi_sched_merged(fgi_sched *s, fgi_corpus *c, size_t max_len)
         s->stalled = 0;
     s->news = 0;
     c->merges++;
+    c->dirty = 1; /* ages and energies changed: weigh again */
     fgi_novelty_clear(&s->sent_sizes);
 }

@@ -32,13 +32,27 @@ FGI_HIDDEN void fgi_sched_free(fgi_sched *s);
 /* ---- the case side (from the snapshot) ---- */
 
 /* The most bytes a case mutated from a base of base_size may have: the length limit, or a
- * little more than the base (a long replayed input is never cut), never above max_len. */
-FGI_HIDDEN size_t fgi_sched_room(const fgi_sched *s, size_t base_size, size_t max_len);
+ * little more than the base (a long replayed input is never cut), never above max_len.
+ * Inline, as fgi_sched_lend: both run on every case. */
+static inline size_t fgi_sched_room(const fgi_sched *s, size_t base_size, size_t max_len)
+{
+    size_t room = FGI_MAX(s->len_limit, base_size + 8); /* 8: arbitrary, a field or two */
+    return FGI_MIN(room, max_len);
+}
 
 /* Lends the base's notes to the mutator: its hot position, its own comparisons, and the
  * stacking depth (2, growing by one each time the cases spent on it without news double,
  * from 256, up to FGI_MUT_STACK). */
-FGI_HIDDEN void fgi_sched_lend(const fgi_entry *base, fgi_mut *m);
+static inline void fgi_sched_lend(const fgi_entry *base, fgi_mut *m)
+{
+    unsigned depth = 2 + 63u - (unsigned)__builtin_clzll(1 + base->since / 256);
+    m->local = base->cmps;
+    m->nlocal = base->ncmps;
+    m->local_strs = base->strs;
+    m->nlocal_strs = base->nstrs;
+    m->hot = base->hot;
+    m->depth = depth < FGI_MUT_STACK ? depth : FGI_MUT_STACK;
+}
 
 /* Whether a passing case whose signature is known should be sent as a candidate to
  * replace the entry kept for it: it is shorter than that entry (with the same feature
@@ -50,11 +64,12 @@ FGI_HIDDEN int fgi_sched_shorter(fgi_sched *s, const fgi_corpus *c, uint64_t sig
 
 /* ---- the merge side (from the records, in run order) ---- */
 
-/* Counts the picks of the generated cases [k0, k1) that just ran: each case's entry is
- * the first draw of its stream over the snapshot, so the merge recomputes it instead of
- * shipping counts. Call before anything of the merge changes the corpus. -1 out of memory. */
-FGI_HIDDEN int fgi_sched_count_picks(fgi_corpus *c, const fgi_novelty *nov, uint64_t seed,
-                                     uint64_t name_hash, uint64_t k0, uint64_t k1);
+/* Counts the cases the epoch that just ran (ncases generated cases) spent on each entry:
+ * each entry's share of the snapshot's weights, which is what its cases drew from. An
+ * expectation rather than the exact picks, so it costs one pass over the corpus a merge,
+ * not one pick a case. Call before anything of the merge changes the corpus. -1 out of
+ * memory. */
+FGI_HIDDEN int fgi_sched_count_picks(fgi_corpus *c, const fgi_novelty *nov, uint64_t ncases);
 
 /* Notes on the entry just kept at index from candidate cand: its feature hash, its own
  * string comparisons, where it differs from its base (its hot position), and news for

@@ -512,8 +512,11 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     else /* a plain build: comparisons against constants it had not met (cmp.h) */
         fgi_cmp_constants(data, size, mark, smark, add_feature, r);
     fgi_signals_each(add_feature, r); /* fg_feature, fg_maximize */
+    /* A shorter input doing what an entry did replaces it (schedule.h): looked for only
+     * among cases shorter than their base, to keep the common case cheap. */
+    const fgi_entry *base = r->full ? NULL : &r->corpus.entries[r->base];
     int shorter = 0;
-    if (sig && !r->blocked && !r->full && !force &&
+    if (sig && !r->blocked && base && !force && (fresh || size < base->size) &&
         (shorter = fgi_sched_shorter(&r->sched, &r->corpus, sig, r->fhash, size, fresh)) < 0)
         return note_error(r, FG_ENOMEM);
     if (!(force || fresh || shorter || r->nckeys || (r->full && !r->blocked)))
@@ -543,9 +546,9 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     fgi_exec_seq(seq);
     fgi_exec_origin(&r->exec, k, origin, &r->mut);
     unsigned long mark = fgi_cmp_mark(), smark = fgi_cmp_mark_strs();
-    fgi_signals_begin();
     fgi_exec_run(&r->exec, data, size, &r->res);
     if (r->res.status != FGI_CASE_OK) {
+        fgi_signals_begin(); /* a passing case's are read (and forgotten) by note_case */
         emit_finding(r, data, size, seq, k, r->mut.applied, origin ? 0 : r->mut.napplied);
         return;
     }
@@ -855,9 +858,8 @@ static void merge_epoch(run *r)
                            r->features.count);
     fgi_epoch_sort(&r->log);
     keep_evals(r);
-    uint64_t k1 = r->reached > r->nitems ? r->reached - r->nitems : 0;
-    if (fgi_sched_count_picks(&r->corpus, &r->nov, r->s->opt.seed, r->name_hash,
-                              k1 ? epoch_start(r, r->reached - 1) - r->nitems : 0, k1) != 0)
+    uint64_t ran = r->reached > r->nitems ? r->reached - epoch_start(r, r->reached - 1) : 0;
+    if (fgi_sched_count_picks(&r->corpus, &r->nov, ran) != 0)
         return note_error(r, FG_ENOMEM);
     for (size_t i = 0; i < r->log.ncands && r->err == FG_OK; i++) {
         fgi_cand *c = &r->log.cands[i];

@@ -102,7 +102,7 @@ FG_TEST(schedule_shorter_sends_each_size_once)
     fgi_sched_free(&s);
 }
 
-FG_TEST(schedule_picks_are_recounted_from_the_snapshot_and_news_resets_them)
+FG_TEST(schedule_picks_are_shares_of_the_snapshot_and_news_resets_them)
 {
     fgi_sched s;
     fgi_corpus c;
@@ -113,16 +113,11 @@ FG_TEST(schedule_picks_are_recounted_from_the_snapshot_and_news_resets_them)
     CHECK_EQ_U(fgi_corpus_add(&c, (const uint8_t *)"", 0, 0), 0);
     CHECK_EQ_U(fgi_corpus_add(&c, (const uint8_t *)"ab", 2, 0x5), 0);
     CHECK_EQ_U(fgi_novelty_add(&n, 0x5), 1);
-    CHECK_EQ_U(fgi_sched_count_picks(&c, &n, 1, 2, 100, 356), 0);
-    CHECK_EQ_U(c.entries[0].picks + c.entries[1].picks, 256);
+    CHECK_EQ_U(fgi_sched_count_picks(&c, &n, 256), 0);
     uint32_t first = c.entries[1].picks;
-    /* The same cases over the same snapshot: the same picks (they are the cases' own). */
-    fgi_corpus d;
-    fgi_corpus_init(&d);
-    CHECK_EQ_U(fgi_corpus_add(&d, (const uint8_t *)"", 0, 0), 0);
-    CHECK_EQ_U(fgi_corpus_add(&d, (const uint8_t *)"ab", 2, 0x5), 0);
-    CHECK_EQ_U(fgi_sched_count_picks(&d, &n, 1, 2, 100, 356), 0);
-    CHECK_EQ_U(d.entries[1].picks, first);
+    CHECK(c.entries[0].picks + first <= 256 && c.entries[0].picks + first >= 254);
+    /* Shares of the weights: the smaller entry whose behaviour was never hit gets more. */
+    CHECK(c.entries[0].picks > first);
     /* A kept child of entry 1: its hot position, and entry 1 is producing again. */
     fgi_cand child = cand_of("abX", 0x6, 0, 2);
     CHECK_EQ_U(fgi_corpus_add(&c, child.data, child.size, child.sig), 0);
@@ -131,7 +126,6 @@ FG_TEST(schedule_picks_are_recounted_from_the_snapshot_and_news_resets_them)
     CHECK_EQ_U(c.entries[1].since, 0);
     CHECK_EQ_U(c.entries[1].finds, 1);
     CHECK_EQ_U(c.entries[1].picks, first);
-    fgi_corpus_free(&d);
     fgi_corpus_free(&c);
     fgi_novelty_free(&n);
     fgi_sched_free(&s);
