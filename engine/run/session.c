@@ -494,11 +494,11 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     r->blocked = !always && ((!origin && r->t->unguided) || r->res.rejected);
     r->full = origin != NULL;
     int force = always || (origin && sig == 0 && !r->res.rejected);
-    int fresh = 0;
+    int fresh = 0, known = 1;
     if (sig) {
         if (fgi_novelty_add(&r->dsig, sig) < 0)
             return note_error(r, FG_ENOMEM);
-        if (!r->blocked && !fgi_novelty_has(&r->nov, sig)) {
+        if (!r->blocked && !(known = fgi_novelty_has(&r->nov, sig))) {
             int rc = fgi_novelty_bump(&r->sent, sig, 0);
             if (rc < 0)
                 return note_error(r, FG_ENOMEM);
@@ -512,11 +512,14 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     else /* a plain build: comparisons against constants it had not met (cmp.h) */
         fgi_cmp_constants(data, size, mark, smark, add_feature, r);
     fgi_signals_each(add_feature, r); /* fg_feature, fg_maximize */
-    /* A shorter input doing what an entry did replaces it (schedule.h): looked for only
-     * among cases shorter than their base, to keep the common case cheap. */
+    /* A shorter input doing what an entry did replaces it (schedule.h). Not looked for
+     * when the case did what its base did and is no shorter (the common case, kept
+     * cheap); the test is the case's own, so which executor ran it (and what that one
+     * sent before) decides nothing. */
     const fgi_entry *base = r->full ? NULL : &r->corpus.entries[r->base];
     int shorter = 0;
-    if (sig && !r->blocked && base && !force && (fresh || size < base->size) &&
+    if (sig && !r->blocked && base && !force &&
+        (!known || sig != base->sig || size < base->size) &&
         (shorter = fgi_sched_shorter(&r->sched, &r->corpus, sig, r->fhash, size, fresh)) < 0)
         return note_error(r, FG_ENOMEM);
     if (!(force || fresh || shorter || r->nckeys || (r->full && !r->blocked)))
