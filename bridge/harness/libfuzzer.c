@@ -391,9 +391,9 @@ static int run(fgi_lf_config *c, const char *argv0)
             (unsigned long long)c->opt->v.seed);
     int status = 0;
     if (c->mode && strcmp(c->mode, "minimize_crash") == 0 && c->ninputs == 1) {
-        status = fgi_session_minimize(s, &t, c->inputs[0], stderr);
+        status = fgi_mode_minimize(s, &t, c->inputs[0], stderr);
     } else if (c->mode && strcmp(c->mode, "minimize_crash") != 0 && c->ninputs >= 1) {
-        status = fgi_session_merge(s, &t, c->inputs[0], c->ninputs - 1, c->inputs + 1, stderr);
+        status = fgi_mode_merge(s, &t, c->inputs[0], c->ninputs - 1, c->inputs + 1, stderr);
     } else if (c->mode) {
         fprintf(stderr, "fuzzgate: -%s needs %s\n", c->mode,
                 strcmp(c->mode, "minimize_crash") == 0 ? "exactly one crash file"

@@ -81,7 +81,7 @@ static int gate(fg_session *s, const char *names, FILE *out, tally *count)
             continue;
         }
         fg_outcome_print(o, out);
-        fgi_session_check_known(s, sel[i], out);
+        fgi_mode_check_known(s, sel[i], out);
         if (o->store_failed) {
             fprintf(out, "%s: ERROR a finding could not be stored (its hex is on stderr)\n",
                     sel[i]->name);
@@ -111,7 +111,7 @@ static int gate(fg_session *s, const char *names, FILE *out, tally *count)
         }
         fg_outcome_free(o);
         fflush(out);
-        if (fgi_session_interrupted()) {
+        if (fgi_run_interrupted()) {
             fprintf(out, "fuzzgate: interrupted: the reports cover the targets run so far\n");
             break;
         }
@@ -228,9 +228,9 @@ int fg_main(int argc, char **argv)
                         npos >= 1 ? "no such target (see --list)" : "none given");
                 status = 2;
             } else if (s->opt.minimize[0]) {
-                status = fgi_session_minimize(s, t, s->opt.minimize, stdout);
+                status = fgi_mode_minimize(s, t, s->opt.minimize, stdout);
             } else if (s->opt.merge[0]) {
-                status = fgi_session_merge(s, t, s->opt.merge, npos - 1, argv + 2, stdout);
+                status = fgi_mode_merge(s, t, s->opt.merge, npos - 1, argv + 2, stdout);
             } else if (npos >= 2) {
                 status = replay_files(s, argv[1], npos - 1, argv + 2);
             } else {
@@ -242,7 +242,7 @@ int fg_main(int argc, char **argv)
                         printf(", %zu skipped", count.skipped);
                     printf("\n");
                 }
-                int sig = fgi_session_interrupted();
+                int sig = fgi_run_interrupted();
                 if (sig)
                     status = 128 + sig; /* the shell's convention for a signal */
             }

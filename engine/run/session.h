@@ -19,21 +19,23 @@ struct fg_session {
     int runs_failed;   /* a copy could not be made: fg_session_write_reports says so */
 };
 
+/* engine/run/modes.c: */
+
 /* --minimize=FILE TARGET: minimises FILE within its class and stores the result as the
  * class's finding. Prints one line to out; returns 0 done, 1 FILE passes, 2 error. */
-FGI_HIDDEN int fgi_session_minimize(fg_session *s, const fg_target *t, const char *path,
+FGI_HIDDEN int fgi_mode_minimize(fg_session *s, const fg_target *t, const char *path,
                                     FILE *out);
 /* --merge=OUT TARGET IN...: writes into OUT the inputs of the IN directories a smallest set
  * keeping every feature and signature of OUT and IN needs. 0 or 2 (error). */
-FGI_HIDDEN int fgi_session_merge(fg_session *s, const fg_target *t, const char *out_dir,
+FGI_HIDDEN int fgi_mode_merge(fg_session *s, const fg_target *t, const char *out_dir,
                                  int ndirs, char **dirs, FILE *out);
 
 /* Replays each known class's committed reproducer (corpus/<target>/known/<id>.bin) and
  * says on out which no longer land in their class. Returns how many. */
-FGI_HIDDEN int fgi_session_check_known(fg_session *s, const fg_target *t, FILE *out);
+FGI_HIDDEN int fgi_mode_check_known(fg_session *s, const fg_target *t, FILE *out);
 
-/* The signal (SIGINT/SIGTERM) that interrupted the last run, or 0. */
-FGI_HIDDEN int fgi_session_interrupted(void);
+/* The signal (SIGINT/SIGTERM) that interrupted the last run, or 0 (engine/run/run.c). */
+FGI_HIDDEN int fgi_run_interrupted(void);
 
 /* Appends o's deterministic summary to s->report and its times to s->timing, and keeps a
  * copy of o for the human reports. */

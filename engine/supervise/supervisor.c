@@ -1,6 +1,7 @@
 /* engine/supervise/supervisor.c — starting executors, reading them, and outliving them. */
 #include "engine/supervise/supervisor.h"
 
+#include "engine/base/clock.h"
 #include "engine/findings/finding.h"
 
 #include <errno.h>
@@ -48,9 +49,7 @@ struct fgi_sup {
 
 static double now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+    return fgi_clock_now_s() * 1e3;
 }
 
 fgi_sup *fgi_sup_new(unsigned jobs, size_t cap, unsigned time_ms, uint64_t rss_limit_mb,

@@ -1,0 +1,358 @@
+/* engine/run/executor.c — the side of a run that runs cases: positions in chunks,
+ * candidates and hit counts written as epoch records, and the epochs received. */
+#include "engine/run/run.h"
+
+#include "engine/base/clock.h"
+#include "engine/feedback/cmp.h"
+#include "engine/feedback/coverage.h"
+#include "engine/mutate/domain.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- the executor side: running cases --------------------------------------------- */
+
+static void add_feature(void *ctx, uint64_t feature)
+{
+    run *r = ctx;
+    feature = feature ? feature : 1;
+    if (fgi_novelty_add(&r->ex.dfeat, feature) < 0)
+        return fgi_run_error(r, FG_ENOMEM);
+    if (r->ex.blocked)
+        return;
+    if (!r->ex.full) { /* a replayed input sends every feature (merge, budget: below) */
+        if (fgi_novelty_has(&r->snap.features, feature))
+            return;
+        int rc = fgi_novelty_bump(&r->ex.sent, feature, 0);
+        if (rc < 0)
+            return fgi_run_error(r, FG_ENOMEM);
+        if (!rc)
+            return;
+    }
+    if (r->ex.nckeys == r->ex.ckeys_cap) {
+        size_t cap = r->ex.ckeys_cap ? 2 * r->ex.ckeys_cap : 64;
+        uint64_t *k = fgi_realloc(r->ex.ckeys, cap * sizeof *k);
+        if (!k)
+            return fgi_run_error(r, FG_ENOMEM);
+        r->ex.ckeys = k;
+        r->ex.ckeys_cap = cap;
+    }
+    r->ex.ckeys[r->ex.nckeys++] = feature;
+}
+
+static void emit_record(run *r, uint32_t type, fgi_cand *c, fgi_hits *h)
+{
+    if (r->ex.msg_fd >= 0) {
+        fgi_str b = {0};
+        int rc = c ? fgi_epoch_encode_cand(&b, c) : fgi_epoch_encode_hits(&b, h);
+        if (rc != 0 || fgi_wire_send(r->ex.msg_fd, type, b.buf, b.len) != 0)
+            fgi_run_error(r, rc ? FG_ENOMEM : FG_EIO);
+        fgi_str_free(&b);
+        if (r->plan.jobs > 1) { /* the supervisor sends every executor's records back */
+            if (c)
+                fgi_epoch_free_cand(c);
+            else
+                fgi_epoch_free_hits(h);
+            return;
+        }
+    }
+    if ((c ? fgi_epoch_add_cand(&r->snap.log, c) : fgi_epoch_add_hits(&r->snap.log, h)) != 0)
+        fgi_run_error(r, FG_ENOMEM);
+}
+
+/* A passing case: counts its hits, and writes a candidate when it brought something the
+ * snapshot did not have (and this executor has not sent this epoch). */
+static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, int always,
+                      unsigned long mark, unsigned long smark)
+{
+    const char *origin = fgi_plan_origin(r, seq);
+    uint64_t sig = r->ex.res.sig;
+    r->ex.blocked = !always && ((!origin && r->t->unguided) || r->ex.res.rejected);
+    r->ex.full = origin != NULL;
+    int force = always || (origin && sig == 0 && !r->ex.res.rejected);
+    int fresh = 0;
+    if (sig) {
+        if (fgi_novelty_add(&r->ex.dsig, sig) < 0)
+            return fgi_run_error(r, FG_ENOMEM);
+        if (!r->ex.blocked && !fgi_novelty_has(&r->snap.nov, sig)) {
+            int rc = fgi_novelty_bump(&r->ex.sent, sig, 0);
+            if (rc < 0)
+                return fgi_run_error(r, FG_ENOMEM);
+            fresh = rc;
+        }
+    }
+    r->ex.nckeys = 0;
+    if (fgi_cov_enabled())
+        fgi_cov_features(add_feature, r);
+    if (!(force || fresh || r->ex.nckeys || (r->ex.full && !r->ex.blocked)))
+        return;
+    fgi_cand c = {.seq = seq, .sig = sig, .force = force, .size = size};
+    c.data = fgi_malloc(size ? size : 1);
+    c.keys = r->ex.nckeys ? fgi_memdup(r->ex.ckeys, r->ex.nckeys * sizeof *r->ex.ckeys) : NULL;
+    if (!c.data || (r->ex.nckeys && !c.keys)) {
+        fgi_free(c.data);
+        fgi_free(c.keys);
+        return fgi_run_error(r, FG_ENOMEM);
+    }
+    if (size)
+        memcpy(c.data, data, size);
+    c.nkeys = (uint32_t)r->ex.nckeys;
+    c.ncmps = (uint32_t)fgi_cmp_since(mark, c.cmps, FGI_CAND_CMPS);
+    c.nstrs = (uint32_t)fgi_cmp_strs_since(smark, c.strs, FGI_CAND_STRS);
+    emit_record(r, FGI_MSG_CAND, &c, NULL);
+}
+
+/* Runs the input at position seq. */
+static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, int always)
+{
+    int64_t k = seq < r->plan.nitems ? -1 : (int64_t)(seq - r->plan.nitems);
+    const char *origin = fgi_plan_origin(r, seq);
+    fgi_exec_seq(seq);
+    fgi_exec_origin(&r->ex.exec, k, origin, &r->ex.mut);
+    unsigned long mark = fgi_cmp_mark(), smark = fgi_cmp_mark_strs();
+    fgi_exec_run(&r->ex.exec, data, size, &r->ex.res);
+    if (r->ex.res.status != FGI_CASE_OK) {
+        fgi_record_emit(r, data, size, seq, k, r->ex.mut.applied, origin ? 0 : r->ex.mut.napplied);
+        return;
+    }
+    note_case(r, seq, data, size, always, mark, smark);
+    if (fgi_fdwatch_note(&r->ex.fds, data, size, k, origin, &r->ex.mut) < 0)
+        fgi_run_error(r, FG_ENOMEM);
+}
+
+/* Builds and runs generated case k (position seq) from the snapshot. */
+static void generate_one(run *r, uint64_t seq)
+{
+    FG_ASSERT(seq >= r->plan.nitems && r->snap.corpus.count > 0);
+    uint64_t k = seq - r->plan.nitems;
+    fgi_rng_case(&r->ex.rng, r->s->opt.seed, r->plan.name_hash, k);
+    long pick = fgi_corpus_pick(&r->snap.corpus, &r->snap.nov, &r->ex.rng, k);
+    if (pick < 0)
+        return fgi_run_error(r, FG_ENOMEM);
+    const fgi_entry *base = &r->snap.corpus.entries[pick];
+    size_t o = fgi_rng_below(&r->ex.rng, r->snap.corpus.count);
+    const fgi_entry *other = &r->snap.corpus.entries[o];
+    size_t size = FGI_MIN(base->size, r->plan.max_len);
+    memcpy(r->ex.work, base->data, size);
+    r->ex.mut.other = other->data;
+    r->ex.mut.other_size = other->size;
+    r->ex.mut.local = base->cmps;
+    r->ex.mut.nlocal = base->ncmps;
+    fgi_bytes_context(&r->ex.mut);
+    if (r->t->domain) /* structured mutation blended with byte havoc (engine/mutate/domain.c) */
+        size = fgi_domain_mutate(r->t->domain, &r->ex.mut, base->data, base->size, r->ex.work,
+                                 size, r->plan.max_len, NULL);
+    else
+        size = fgi_mutate(&r->ex.mut, r->ex.work, size, r->plan.max_len);
+    fgi_bytes_context(NULL);
+    run_input(r, seq, r->ex.work, size, 0);
+}
+
+static void run_position(run *r, uint64_t seq)
+{
+    FG_ASSERT(seq < r->plan.total);
+    if (r->ex.slot)
+        r->ex.slot->pos = seq;
+    if (seq < r->plan.nitems) {
+        static const uint8_t nothing[1];
+        const fgi_item *it = &r->plan.items[seq];
+        r->ex.mut.napplied = 0;
+        run_input(r, seq, it->data ? it->data : nothing, it->size, it->always);
+    } else {
+        generate_one(r, seq);
+    }
+}
+
+static void flush_hits(run *r, fgi_novelty *d, int which)
+{
+    if (!d->count)
+        return;
+    fgi_hits h = {.which = which, .n = 0};
+    h.keys = fgi_malloc(d->count * sizeof *h.keys);
+    h.counts = fgi_malloc(d->count * sizeof *h.counts);
+    if (!h.keys || !h.counts) {
+        fgi_free(h.keys);
+        fgi_free(h.counts);
+        return fgi_run_error(r, FG_ENOMEM);
+    }
+    for (size_t i = 0; i < d->cap; i++)
+        if (d->keys[i]) {
+            h.keys[h.n] = d->keys[i];
+            h.counts[h.n++] = d->hits[i];
+        }
+    fgi_novelty_clear(d);
+    emit_record(r, FGI_MSG_HITS, NULL, &h);
+}
+
+/* The end of a chunk: the descriptor probe over its cases, then its hit counts. */
+static void chunk_done(run *r)
+{
+    /* The probe's lone re-runs use their own result, so a case's stays intact. */
+    static fgi_case_result res; /* run thread only; too big for the stack */
+    const fgi_fd_slot *fs = fgi_fdwatch_check(&r->ex.fds, &r->ex.exec, &res);
+    if (fs) {
+        r->ex.res = res;
+        uint64_t seq = fs->case_index < 0 ? 0 : r->plan.nitems + (uint64_t)fs->case_index;
+        for (size_t i = 0; fs->case_index < 0 && i < r->plan.nitems; i++)
+            if (fs->origin && strcmp(fs->origin, r->plan.items[i].origin) == 0)
+                seq = i;
+        fgi_record_emit(r, fs->data, fs->size, seq, fs->case_index, fs->applied, fs->napplied);
+    }
+    flush_hits(r, &r->ex.dsig, FGI_HITS_SIG);
+    flush_hits(r, &r->ex.dfeat, FGI_HITS_FEATURE);
+}
+
+
+
+/* Reads one fd fully; 0 or -1 (end of file or error). */
+static int read_full(int fd, void *buf, size_t n)
+{
+    uint8_t *p = buf;
+    while (n) {
+        ssize_t k = read(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* An executor of several: the epoch's records from the supervisor, up to its end marker.
+ * 0 at end of file (the run is over) or on a malformed record. */
+static int receive_epoch(run *r)
+{
+    fgi_epoch_clear(&r->snap.log); /* what a new executor inherited is in the broadcast too */
+    fgi_str body = {0};
+    int ok = 0;
+    for (;;) {
+        fgi_wire_head h;
+        if (read_full(r->ex.cmd_fd, &h, sizeof h) != 0)
+            break;
+        body.len = 0;
+        fgi_str_addn(&body, "", 0);
+        if (h.len) {
+            char buf[65536];
+            size_t left = h.len;
+            while (left && !body.failed) {
+                size_t k = left < sizeof buf ? left : sizeof buf;
+                if (read_full(r->ex.cmd_fd, buf, k) != 0)
+                    goto out;
+                fgi_str_addn(&body, buf, k);
+                left -= k;
+            }
+        }
+        if (body.failed) {
+            fgi_run_error(r, FG_ENOMEM);
+            break;
+        }
+        if (h.type == FGI_MSG_EPOCH) {
+            ok = 1;
+            break;
+        }
+        if ((h.type != FGI_MSG_CAND && h.type != FGI_MSG_HITS) ||
+            fgi_epoch_add_encoded(&r->snap.log, h.type == FGI_MSG_CAND, (const uint8_t *)body.buf,
+                                  h.len) != 0) {
+            fgi_run_error(r, FG_EIO);
+            break;
+        }
+    }
+out:
+    fgi_str_free(&body);
+    return ok;
+}
+
+/* Runs executor j's share of the run from position `from` to its end (or a stop). */
+void fgi_executor_run(run *r, unsigned j, uint64_t from)
+{
+    uint64_t seq = from;
+    while (seq < r->plan.total && r->err == FG_OK) {
+        uint64_t es = fgi_plan_epoch_start(r, seq), ee = fgi_plan_epoch_end(r, seq), end = ee;
+        int stop = 0;
+        for (uint64_t cs = es, c = 0; cs < ee && !stop; cs += FGI_RUN_CHUNK, c++) {
+            uint64_t ce = cs + FGI_RUN_CHUNK < ee ? cs + FGI_RUN_CHUNK : ee;
+            if (c % r->plan.jobs != j || ce <= seq)
+                continue;
+            for (uint64_t q = cs > seq ? cs : seq; q < ce && r->err == FG_OK; q++)
+                run_position(r, q);
+            chunk_done(r);
+            if (r->ex.msg_fd < 0 && fgi_run_status_due(r))
+                fgi_run_status(r, ce);
+            if (fgi_run_should_stop(r)) {
+                stop = 1;
+                end = ce;
+            }
+        }
+        fgi_novelty_clear(&r->ex.sent);
+        if (r->ex.msg_fd >= 0 && fgi_wire_send(r->ex.msg_fd, FGI_MSG_EPOCH, &end, sizeof end) != 0)
+            fgi_run_error(r, FG_EIO);
+        r->prog.reached = end;
+        if (stop)
+            return;
+        /* With one executor its own records are the epoch's; with more, the supervisor
+         * sends every executor's once all are in. Either way the same merge follows. */
+        if (r->plan.jobs > 1 && !receive_epoch(r))
+            return;
+        fgi_snapshot_merge(r);
+        seq = ee;
+    }
+}
+
+fg_error fgi_executor_open(run *r)
+{
+    fg_error e = fgi_exec_open(&r->ex.exec, r->t);
+    if (e != FG_OK)
+        return e;
+    r->ex.exec_open = 1;
+    r->ex.exec.crash.target = r->t->name;
+    r->ex.exec.crash.seed = r->s->opt.seed;
+    r->ex.exec.crash.program = r->s->program;
+    r->ex.exec.crash.findings_dir = r->s->opt.findings;
+    r->ex.exec.crash.artifact_prefix = r->s->opt.artifact_prefix;         /* bridge (#7) */
+    r->ex.exec.crash.exact_artifact_path = r->s->opt.exact_artifact_path; /* bridge (#7) */
+    if ((e = fgi_fdwatch_open(&r->ex.fds)) != FG_OK)
+        return e;
+    r->ex.fds_open = 1;
+    if (!(r->ex.watchdog = fgi_watchdog_start(r->plan.time_ms, FGI_MAX(r->plan.time_ms / 10, 1u))))
+        return FG_ENOMEM;
+    return fgi_exec_reserve(&r->ex.exec, r->plan.slot_cap);
+}
+
+void fgi_executor_close(run *r)
+{
+    if (r->ex.watchdog) {
+        unsigned slowest = 0;
+        r->prog.slow += fgi_watchdog_stop(r->ex.watchdog, &slowest);
+        r->prog.slowest_ms = FGI_MAX(r->prog.slowest_ms, slowest);
+        r->ex.watchdog = NULL;
+    }
+    if (r->ex.fds_open)
+        fgi_fdwatch_close(&r->ex.fds);
+    r->ex.fds_open = 0;
+    if (r->ex.exec_open)
+        fgi_exec_close(&r->ex.exec);
+    r->ex.exec_open = 0;
+}
+
+/* The body of a forked executor. */
+int fgi_executor_main(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd,
+                         fgi_slot *slot)
+{
+    run *r = ctx;
+    r->ex.msg_fd = msg_fd;
+    r->ex.cmd_fd = cmd_fd;
+    r->ex.slot = slot;
+    r->ex.work = slot->data;
+    fgi_exec_attach(msg_fd, slot);
+    fg_error e = fgi_executor_open(r);
+    if (e == FG_OK)
+        fgi_executor_run(r, j, from);
+    fgi_executor_close(r);
+    fgi_executor_bye b = {r->prog.reached, r->prog.slow, r->prog.slowest_ms,
+                          (uint32_t)(e != FG_OK ? e : r->err)};
+    fgi_wire_send(msg_fd, FGI_MSG_BYE, &b, sizeof b);
+    return 0;
+}

@@ -1,0 +1,184 @@
+/* engine/run/run.h — the state of one target's run, in parts each owned by one file.
+ *
+ * The order of a run, which the determinism contract depends on. Every input has a
+ * position (seq):
+ *   1. every file of <corpus>/<target>/ in sorted name order, then those of
+ *      <corpus_out>/<target>/ (a resumed run), then the target's .seed inputs, then the
+ *      empty input: the replay epoch;
+ *   2. generated cases k = 0, 1, 2, ... at seq = replayed + k, in epochs of 256, 512, then
+ *      1024 cases: case k draws from the stream of (seed, target, k), picks a corpus entry
+ *      (and a crossover partner) from the epoch's snapshot, mutates a copy and runs it.
+ * Within an epoch nothing changes the snapshot: what cases find is written down as records
+ * (epoch.h) and merged in seq order at the epoch's end, which decides the kept inputs. So
+ * the result is the same whether one process runs every case, or N executors run 64-case
+ * chunks of each epoch (chunk c of an epoch goes to executor c mod N), or an executor dies
+ * at some case and a new one goes on from the next.
+ *
+ * Process layout: with `fork` (the default) the parent owns the snapshot, the outcome and
+ * the files, and forked executors (engine/supervise/supervisor.h) run the cases, under the
+ * policy of supervised.c; --no-fork runs them here.
+ *
+ * Who owns what:
+ *   plan.c      r->plan: the positions (replay items, epochs, chunks), fixed before cases run
+ *   snapshot.c  r->snap: what every case of an epoch sees; changed only by fgi_snapshot_merge
+ *   executor.c  r->ex: the side that runs cases (this process with --no-fork, else a fork)
+ *   supervised.c r->sv: the parent's side of a supervised run
+ *   record.c    findings, recorded by the parent or sent by an executor
+ *   run.c       the lifecycle (open, run, close), progress (r->prog) and interrupts
+ *   modes.c     single-input runs: replay, minimise, merge, known-class checks
+ */
+#ifndef FG_RUN_H
+#define FG_RUN_H
+
+#include "engine/findings/finding.h"
+#include "engine/findings/known.h"
+#include "engine/mutate/mutate.h"
+#include "engine/run/corpus.h"
+#include "engine/run/epoch.h"
+#include "engine/run/novelty.h"
+#include "engine/run/session.h"
+#include "engine/supervise/supervisor.h"
+#include "oracle/exec.h"
+#include "oracle/fdwatch.h"
+#include "oracle/watchdog.h"
+
+#include <signal.h>
+
+#define FGI_RUN_CHUNK FGI_FD_WINDOW /* cases per chunk: the unit of work and of fd probes */
+
+/* An input of the replay epoch. */
+typedef struct fgi_item {
+    char *origin;   /* file path, "seed #n" or "empty input" (owned) */
+    uint8_t *data;  /* owned; NULL for the empty input */
+    size_t size;
+    int always;     /* kept whatever it does (the empty input: the base of mutation) */
+} fgi_item;
+
+/* What a replayed item covered (NULL keys: not run); for merge and the corpus check. */
+typedef struct fgi_eval {
+    uint64_t sig;
+    uint64_t *keys;
+    size_t nkeys;
+    int ran;
+} fgi_eval;
+
+/* Everything one target's run owns. Invariants: plan.nitems <= plan.total; prog.reached
+ * <= plan.total; the snapshot changes only in fgi_snapshot_merge, at an epoch's end. */
+typedef struct run {
+    fg_session *s;
+    const fg_target *t;
+    fg_outcome *o;
+    fg_error err;           /* the first engine error; ends the run */
+    int probe;              /* a trial run: classify findings, store and print nothing */
+    struct run_plan {       /* plan.c: the positions, fixed before any case runs */
+        fgi_item *items;    /* the replay epoch */
+        size_t nitems;
+        size_t ncommitted;  /* items from the committed corpus directory (the first) */
+        uint64_t total;     /* positions in the run; UINT64_MAX for a timed run */
+        fgi_eval *evals;    /* per replayed item, parent side */
+        unsigned jobs;
+        size_t max_len, slot_cap;
+        uint64_t name_hash;
+        unsigned time_ms;
+    } plan;
+    struct run_snapshot {   /* snapshot.c: what every case of an epoch sees */
+        fgi_novelty nov;        /* signatures and how often each was produced */
+        fgi_novelty features;   /* coverage features, likewise (instrumented builds) */
+        fgi_corpus corpus;
+        fgi_epoch_log log;      /* the current epoch's records */
+        fgi_known known;        /* corpus/<target>/known.txt (parent side) */
+    } snap;
+    struct run_progress {   /* run.c */
+        uint64_t reached;       /* the position the run got to */
+        uint64_t sampled_to;    /* the report series has points up to this case */
+        double start, last_status;
+        unsigned long slow;     /* cases past the soft threshold (from the watchdogs) */
+        unsigned slowest_ms;
+    } prog;
+    struct run_executor {   /* executor.c: this process with --no-fork, else a fork */
+        fgi_exec exec;
+        int exec_open;
+        fgi_mut mut;
+        fgi_rng rng;
+        fgi_case_result res;
+        fgi_watchdog *watchdog;
+        fgi_fdwatch fds;
+        int fds_open;
+        fgi_novelty dsig, dfeat; /* this chunk's hit counts */
+        fgi_novelty sent;        /* keys this executor already sent this epoch */
+        uint64_t *ckeys;         /* the current case's candidate features */
+        size_t nckeys, ckeys_cap;
+        int blocked;             /* the current case may not be kept (rejected, unguided) */
+        int full;                /* the current case is replayed: send all its features */
+        uint8_t *work;           /* the case being built: the slot's bytes in an executor */
+        uint8_t *own_work;
+        uint8_t *scratch;
+        int msg_fd;              /* its pipe to the supervisor; -1 in-process */
+        int cmd_fd;              /* jobs > 1: the merged epochs come in here */
+        fgi_slot *slot;
+    } ex;
+    struct run_supervisor { /* supervised.c */
+        fgi_sup *sup;
+        unsigned epoch_done;     /* executors that finished the current epoch (jobs > 1) */
+        int sup_stopping;        /* the executors were asked to stop */
+    } sv;
+} run;
+
+/* What an executor reports at its orderly end (FGI_MSG_BYE). */
+typedef struct fgi_executor_bye {
+    uint64_t reached, slow;
+    uint32_t slowest_ms, err;
+} fgi_executor_bye;
+
+/* run.c */
+FGI_HIDDEN fg_error fgi_run_open(run *r, fg_session *s, const fg_target *t);
+FGI_HIDDEN void fgi_run_all(run *r);
+FGI_HIDDEN fg_error fgi_run_close(run *r, fg_error e, fg_outcome **out, int watch);
+FGI_HIDDEN void fgi_run_error(run *r, fg_error e);
+FGI_HIDDEN int fgi_run_should_stop(run *r);
+/* Whether a depth run is due a status line (every few seconds). */
+FGI_HIDDEN int fgi_run_status_due(const run *r);
+FGI_HIDDEN void fgi_run_status(run *r, uint64_t pos);
+
+/* plan.c */
+FGI_HIDDEN uint64_t fgi_plan_epoch_start(const run *r, uint64_t seq);
+FGI_HIDDEN uint64_t fgi_plan_epoch_end(const run *r, uint64_t seq);
+FGI_HIDDEN int fgi_plan_has_work(const run *r, unsigned j, uint64_t q, uint64_t es,
+                                 uint64_t ee);
+FGI_HIDDEN const char *fgi_plan_origin(const run *r, uint64_t seq);
+FGI_HIDDEN fg_error fgi_plan_add_item(run *r, char *origin, uint8_t *data, size_t size,
+                                      int always);
+FGI_HIDDEN fg_error fgi_plan_add_dir(run *r, const char *dir);
+FGI_HIDDEN fg_error fgi_plan_add_target(run *r, const char *root);
+FGI_HIDDEN fg_error fgi_plan_add_seeds(run *r);
+FGI_HIDDEN void fgi_plan_size(run *r, uint64_t cases);
+
+/* record.c */
+FGI_HIDDEN void fgi_record_finding(run *r, fgi_finding_rec *rec);
+FGI_HIDDEN void fgi_record_mutations(const uint8_t *applied, unsigned n, fgi_str *out);
+FGI_HIDDEN void fgi_record_emit(run *r, const uint8_t *data, size_t size, uint64_t seq,
+                                int64_t k, const uint8_t *applied, unsigned napplied);
+FGI_HIDDEN const char *fgi_record_kind(const char *k, size_t n);
+FGI_HIDDEN void fgi_record_received(run *r, const uint8_t *p, size_t n);
+
+/* executor.c */
+FGI_HIDDEN fg_error fgi_executor_open(run *r);
+FGI_HIDDEN void fgi_executor_close(run *r);
+FGI_HIDDEN void fgi_executor_run(run *r, unsigned j, uint64_t from);
+FGI_HIDDEN int fgi_executor_main(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd,
+                                 fgi_slot *slot);
+
+/* snapshot.c */
+FGI_HIDDEN void fgi_snapshot_merge(run *r);
+
+/* supervised.c */
+FGI_HIDDEN void fgi_supervised_run(run *r);
+
+/* modes.c */
+FGI_HIDDEN fg_error fgi_mode_replay(fg_session *s, const fg_target *t, const char *origin,
+                                    const uint8_t *data, size_t size, int probe,
+                                    fg_outcome **out);
+FGI_HIDDEN void fgi_mode_minimize_findings(fg_session *s, const fg_target *t, fg_outcome *o);
+FGI_HIDDEN void fgi_mode_would_drop(run *r);
+
+#endif

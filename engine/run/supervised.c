@@ -1,0 +1,241 @@
+/* engine/run/supervised.c — a run's supervised policy: executors started, their records
+ * merged, an executor's death made a finding and the run resumed after it. */
+#include "engine/run/run.h"
+
+#include "engine/base/clock.h"
+#include "oracle/frames.h"
+
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* An executor died: the finding comes from the input still in its slot. Then the run goes
+ * on from the next position (supervised). */
+static void restart_after(run *r, unsigned j, uint64_t pos);
+
+static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dying,
+                          const char *killed_for, const fgi_slot *slot)
+{
+    run *r = ctx;
+    const char *kind = "crash";
+    char what[512];
+    if (killed_for && strcmp(killed_for, "oom") == 0) {
+        kind = "oom";
+        snprintf(what, sizeof what,
+                 "the executor's resident memory passed the limit of %llu MiB (rss_limit_mb)",
+                 (unsigned long long)r->s->opt.rss_limit_mb);
+    } else if (killed_for) {
+        kind = "timeout";
+        snprintf(what, sizeof what,
+                 "the case made no progress past the deadline of %u ms (the supervisor "
+                 "killed its executor)", r->plan.time_ms);
+    } else if (dying) {
+        kind = fgi_record_kind(dying->kind, strlen(dying->kind));
+        char where[256] = "";
+        if (dying->nframes)
+            fgi_frames_describe(dying->frames, dying->nframes, (int)dying->from_sanitizer,
+                                where, sizeof where);
+        snprintf(what, sizeof what, "%s%s%s", dying->what, where[0] ? " at " : "", where);
+    } else if (!slot->active) {
+        /* No case was running: the engine's own failure (or a target's stray thread), and
+         * never to be blamed on the last input. */
+        fprintf(r->s->log, "fuzzgate: %s: an executor died outside any case (%s %d)\n",
+                r->t->name, WIFSIGNALED(status) ? "signal" : "status",
+                WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+        fgi_run_error(r, FG_EIO);
+        return;
+    } else if (WIFSIGNALED(status)) {
+        snprintf(what, sizeof what, "the target died of %s", fgi_signal_name(WTERMSIG(status)));
+    } else {
+        kind = "exit";
+        snprintf(what, sizeof what, "the target ended the process with _exit(%d) during a case",
+                 WEXITSTATUS(status));
+    }
+    fgi_str muts = {0};
+    fgi_record_mutations(slot->applied, slot->napplied, &muts);
+    fgi_finding_rec rec = {
+        .kind = kind,
+        .detail = what,
+        .class_key = what,
+        .data = slot->data,
+        .size = slot->size,
+        .case_index = slot->case_index,
+        .seq = slot->seq,
+        .mutations = fgi_str_cstr(&muts),
+    };
+    fgi_record_finding(r, &rec);
+    fgi_str_free(&muts);
+    restart_after(r, j, slot->pos);
+}
+
+
+/* ---- the supervisor side ------------------------------------------------------------ */
+
+static void executor_message(void *ctx, unsigned j, uint32_t type, const uint8_t *body,
+                             size_t len)
+{
+    run *r = ctx;
+    (void)j;
+    if (type == FGI_MSG_CAND || type == FGI_MSG_HITS) {
+        if (fgi_epoch_add_encoded(&r->snap.log, type == FGI_MSG_CAND, body, len) != 0)
+            fgi_run_error(r, FG_EIO);
+    } else if (type == FGI_MSG_FIND) {
+        fgi_record_received(r, body, len);
+    } else if (type == FGI_MSG_EPOCH && len == sizeof(uint64_t)) {
+        uint64_t end;
+        memcpy(&end, body, sizeof end);
+        if (end > r->prog.reached)
+            r->prog.reached = end;
+        if (r->plan.jobs == 1)
+            fgi_snapshot_merge(r);
+        else
+            r->sv.epoch_done++;
+    } else if (type == FGI_MSG_BYE && len == sizeof(fgi_executor_bye)) {
+        fgi_executor_bye b;
+        memcpy(&b, body, sizeof b);
+        r->prog.slow += b.slow;
+        r->prog.slowest_ms = FGI_MAX(r->prog.slowest_ms, b.slowest_ms);
+        if (b.err)
+            fgi_run_error(r, (fg_error)b.err);
+    }
+}
+
+static void start_executor(run *r, unsigned j, uint64_t from)
+{
+    fg_error e = fgi_sup_start(r->sv.sup, j, from);
+    if (e != FG_OK) {
+        fprintf(r->s->log, "fuzzgate: %s: cannot start an executor (fork failed)\n",
+                r->t->name);
+        fgi_run_error(r, e);
+    }
+}
+
+static void restart_after(run *r, unsigned j, uint64_t pos)
+{
+    int going = r->err == FG_OK && !fgi_run_interrupted() && !r->sv.sup_stopping;
+    uint64_t next = pos + 1, es = fgi_plan_epoch_start(r, pos), ee = fgi_plan_epoch_end(r, pos);
+    if (r->plan.jobs > 1) {
+        /* Either it finishes its share of the epoch, or its share is done: the others
+         * wait for the epoch's end, which must come. */
+        if (going && fgi_plan_has_work(r, j, next, es, ee))
+            start_executor(r, j, next);
+        else
+            r->sv.epoch_done++;
+        return;
+    }
+    if (!going)
+        return;
+    if (next == ee) {
+        /* The dead executor was on its epoch's last case: the epoch is complete. */
+        if (next > r->prog.reached)
+            r->prog.reached = next;
+        fgi_snapshot_merge(r);
+    }
+    if (next < r->plan.total)
+        start_executor(r, j, next);
+}
+
+/* Runs the supervisor until `done` says so or no executor is left. */
+static void supervise_while(run *r, int (*more)(const run *r))
+{
+    while (fgi_sup_running(r->sv.sup) && more(r)) {
+        fgi_sup_step(r->sv.sup);
+        double secs = (double)r->s->opt.seconds;
+        int timed_out = secs > 0 && fgi_clock_now_s() - r->prog.start >= secs;
+        if ((fgi_run_interrupted() || timed_out || r->err != FG_OK) && !r->sv.sup_stopping) {
+            r->sv.sup_stopping = 1;
+            fgi_sup_stop(r->sv.sup);
+        }
+        if (fgi_run_status_due(r))
+            fgi_run_status(r, r->plan.jobs > 1 ? r->prog.reached
+                                               : fgi_sup_slot(r->sv.sup, 0)->pos);
+    }
+}
+
+static int always(const run *r)
+{
+    (void)r;
+    return 1;
+}
+
+static int epoch_open(const run *r)
+{
+    return r->sv.epoch_done < r->plan.jobs;
+}
+
+/* Sends the epoch's records, sorted, to every running executor, then its end. */
+static void broadcast_epoch(run *r, uint64_t end)
+{
+    fgi_epoch_sort(&r->snap.log);
+    fgi_str b = {0};
+    for (unsigned j = 0; j < r->plan.jobs; j++) {
+        if (!fgi_sup_is_running(r->sv.sup, j))
+            continue;
+        fg_error e = FG_OK;
+        for (size_t i = 0; i < r->snap.log.ncands && e == FG_OK; i++) {
+            b.len = 0;
+            e = fgi_epoch_encode_cand(&b, &r->snap.log.cands[i]) != 0
+                    ? FG_ENOMEM
+                    : fgi_sup_send(r->sv.sup, j, FGI_MSG_CAND, b.buf, b.len);
+        }
+        for (size_t i = 0; i < r->snap.log.nhits && e == FG_OK; i++) {
+            b.len = 0;
+            e = fgi_epoch_encode_hits(&b, &r->snap.log.hits[i]) != 0
+                    ? FG_ENOMEM
+                    : fgi_sup_send(r->sv.sup, j, FGI_MSG_HITS, b.buf, b.len);
+        }
+        if (e == FG_OK)
+            e = fgi_sup_send(r->sv.sup, j, FGI_MSG_EPOCH, &end, sizeof end);
+        if (e == FG_ENOMEM)
+            fgi_run_error(r, e);
+        /* FG_EIO: the executor died meanwhile; its death is handled as any other. */
+    }
+    fgi_str_free(&b);
+}
+
+void fgi_supervised_run(run *r)
+{
+    const fgi_sup_ops ops = {r, fgi_executor_main, executor_message, executor_died};
+    if (!(r->sv.sup = fgi_sup_new(r->plan.jobs, r->plan.slot_cap, r->plan.time_ms,
+                                  r->s->opt.rss_limit_mb, &ops)))
+        return fgi_run_error(r, FG_ENOMEM);
+    /* A write to an executor that has just died must not kill the supervisor. */
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old);
+    if (r->plan.jobs == 1) {
+        fgi_sup_batch(r->sv.sup, 1000); /* nobody waits on the supervisor: read in batches */
+        start_executor(r, 0, 0);
+        supervise_while(r, always);
+    } else {
+        /* Long-lived executors, one chunk in `jobs` each: at an epoch's end each waits for
+         * the merged records, and one that died is started afresh at the next epoch. */
+        for (unsigned j = 0; j < r->plan.jobs && r->err == FG_OK; j++)
+            start_executor(r, j, 0);
+        uint64_t seq = 0;
+        while (seq < r->plan.total && r->err == FG_OK) {
+            uint64_t ee = fgi_plan_epoch_end(r, seq);
+            r->sv.epoch_done = 0;
+            supervise_while(r, epoch_open);
+            if (r->sv.sup_stopping || r->err != FG_OK || ee >= r->plan.total) {
+                fgi_snapshot_merge(r);
+                break;
+            }
+            broadcast_epoch(r, ee);
+            fgi_snapshot_merge(r);
+            for (unsigned j = 0; j < r->plan.jobs && r->err == FG_OK; j++)
+                if (!fgi_sup_is_running(r->sv.sup, j))
+                    start_executor(r, j, ee);
+            seq = ee;
+        }
+        for (unsigned j = 0; j < r->plan.jobs; j++)
+            fgi_sup_close_cmd(r->sv.sup, j); /* the run is over: they say goodbye */
+        supervise_while(r, always);
+    }
+    sigaction(SIGPIPE, &old, NULL);
+    fgi_sup_free(r->sv.sup);
+    r->sv.sup = NULL;
+}
+
