@@ -4,7 +4,8 @@
 #   make check           unit tests, planted-bug and determinism tests, install test, the gate
 #   make fuzz            a depth run of every built-in target (FUZZ_SECONDS each, live status)
 #   make bench           cases/s vs libFuzzer, the oracles' cost, malloc/free pair cost (~2 min)
-#   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer
+#   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer (FIND_ROWS=plain:
+#                        only the plain-build rows; bench/find.sh lists the knobs)
 #   make brotli-seeds    larger generated seeds for the Brotli targets in build/brotli-seeds/
 #                        (deterministic, not committed; tools/brotli_seeds.c)
 #   make install         PREFIX=/usr/local DESTDIR=

@@ -5,6 +5,8 @@
  * ASan), only while a case runs, into rings in execution order. Mutators never read the
  * rings: they draw from a pool fed with kept inputs' own pairs (see fgi_cmp_pool_add), so
  * a case's draws depend on the corpus snapshot alone — the epoch rule of parallel runs.
+ * The run reads a case's own pairs from the rings after it (its candidate's comparisons,
+ * and in a plain build the constants it compared against: fgi_cmp_constants).
  * Each target's run starts everything empty.
  */
 #ifndef FG_CMP_H

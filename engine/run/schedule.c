@@ -31,24 +31,22 @@ int fgi_sched_shorter(fgi_sched *s, const fgi_corpus *c, uint64_t sig, uint64_t 
     if (at >= 0 && (c->entries[at].fhash != fhash || size >= c->entries[at].size))
         return 0;
     uint64_t key = size_key(sig, fhash);
+    uint32_t sent = fgi_novelty_hits(&s->sent_sizes, key); /* 1 + a size; 0: none sent */
     if (!fresh) {
-        if (at >= 0) {
+        if (at >= 0)
             bound = c->entries[at].size;
-        } else if (!fgi_novelty_has(&s->sent_sizes, key)) {
+        else if (!sent)
             return 0; /* kept for a feature, or blocked: nothing to replace */
-        }
-        uint32_t sent = fgi_novelty_hits(&s->sent_sizes, key);
         if (sent && sent - 1 < bound)
             bound = sent - 1;
         if (size >= bound)
             return 0;
     }
-    /* Sizes are capped by max_len, far below 2^32. */
-    uint32_t now = fgi_novelty_hits(&s->sent_sizes, key);
+    /* Remember the shortest sent (sizes are capped by max_len, far below 2^32). */
     if (fgi_novelty_bump(&s->sent_sizes, key, 0) < 0)
         return -1;
-    fgi_novelty_set(&s->sent_sizes, key, (uint32_t)size + 1 < now || !now ? (uint32_t)size + 1
-                                                                          : now);
+    if (!sent || size + 1 < sent)
+        fgi_novelty_set(&s->sent_sizes, key, (uint32_t)size + 1);
     return 1;
 }
 

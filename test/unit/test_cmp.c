@@ -468,3 +468,56 @@ FG_TEST(cmp_auto_dictionary_promotes_constants_that_keep_appearing)
     fgi_cmp_reset();
     CHECK_EQ_U(fgi_cmp_auto_count(), 0);
 }
+
+/* A plain build's comparison features: the operand the input does not hold is the
+ * program's constant; the input's own side, and a comparison of two input parts, say
+ * nothing. */
+static const char constants_input[] = "mode=x";
+static unsigned long constants_mark, constants_smark;
+
+static void compare_against_constants(void)
+{
+    constants_mark = fgi_cmp_mark();
+    constants_smark = fgi_cmp_mark_strs();
+    (void)strcmp_fn("mode", "size");                 /* "mode" is in the input, "size" not */
+    (void)memcmp_fn(constants_input, constants_input + 1, 2); /* both in the input */
+    __sanitizer_cov_trace_const_cmp4(0x1badb002u, 0x78); /* the constant is not there */
+}
+
+static uint64_t constant_keys[16];
+static unsigned nconstant_keys;
+
+static void collect_key(void *ctx, uint64_t key)
+{
+    (void)ctx;
+    if (nconstant_keys < 16)
+        constant_keys[nconstant_keys++] = key;
+}
+
+FG_TEST(cmp_constants_are_the_operands_the_input_does_not_hold)
+{
+    CHECK(fgt_in_case(compare_against_constants));
+    if (fgi_cmp_mark_strs() == constants_smark && asan_build()) {
+        printf("  skipped: under ASan the memcmp hooks (engine/strhook.o) are not linked\n");
+        fgi_cmp_reset();
+        return;
+    }
+    nconstant_keys = 0;
+    fgi_cmp_constants((const uint8_t *)constants_input, sizeof constants_input - 1,
+                      constants_mark, constants_smark, collect_key, NULL);
+    CHECK_EQ_U(nconstant_keys, 2); /* "size" and 0x1badb002 */
+    uint64_t first = constant_keys[0];
+    /* The same comparisons with "size" in the input: only the integer is a constant. */
+    static const char holds[] = "size=mode";
+    nconstant_keys = 0;
+    fgi_cmp_constants((const uint8_t *)holds, sizeof holds - 1, constants_mark,
+                      constants_smark, collect_key, NULL);
+    CHECK_EQ_U(nconstant_keys, 1);
+    CHECK(nconstant_keys == 1 && constant_keys[0] != first);
+    /* Nothing compared since the marks: nothing said. */
+    nconstant_keys = 0;
+    fgi_cmp_constants((const uint8_t *)holds, sizeof holds - 1, fgi_cmp_mark(),
+                      fgi_cmp_mark_strs(), collect_key, NULL);
+    CHECK_EQ_U(nconstant_keys, 0);
+    fgi_cmp_reset();
+}
