@@ -7,11 +7,11 @@
  * rings (cmp.c), from which the mutator learns.
  */
 #include "engine/feedback/cmp.h"
-#include "oracle/exec.h"
+#include "oracle/case.h"
 
 
 /* Process-wide because the target calls these without a context. Written only on the
- * thread running a case (fgi_exec_in_case), read by the run thread after it. */
+ * thread running a case (fgi_case_running), read by the run thread after it. */
 static struct {
     uint64_t keys[FG_FEATURES_MAX]; /* this case's fg_feature keys */
     unsigned nkeys;
@@ -21,7 +21,7 @@ static struct {
 
 void fg_feature(uint64_t value)
 {
-    if (!fgi_exec_in_case() || sig.nkeys >= FG_FEATURES_MAX)
+    if (!fgi_case_running() || sig.nkeys >= FG_FEATURES_MAX)
         return;
     sig.keys[sig.nkeys++] = fg_mix64(value ^ 0x6665617475726521ULL);
 }
@@ -37,7 +37,7 @@ static unsigned range_of(uint64_t v)
 
 void fg_maximize(unsigned slot, uint64_t value)
 {
-    if (!fgi_exec_in_case() || slot >= FG_MAX_SLOTS)
+    if (!fgi_case_running() || slot >= FG_MAX_SLOTS)
         return;
     /* Only the slot's highest value of the case counts. */
     unsigned r = range_of(value) + 1;
