@@ -5,7 +5,8 @@
 #                        and no circle of includes (test/scripts/include_cycles.sh)
 #   make fuzz            a depth run of every built-in target (FUZZ_SECONDS each, live status)
 #   make bench           cases/s vs libFuzzer, the oracles' cost, malloc/free pair cost (~2 min)
-#   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer
+#   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer (FIND_ROWS=plain:
+#                        only the plain-build rows; bench/find.sh lists the knobs)
 #   make bench-real      libFuzzer harnesses over zlib, Brotli, libpng, expat, libyaml and
 #                        libxml2: fuzzgate beside libFuzzer, cases/s, input length, RSS
 #                        (BENCH_REAL_SECONDS a run, default 10; BENCH_REAL_REPS, default 3)
@@ -101,7 +102,7 @@ TARGET_OBJ := $(TARGET_SRC:%.c=$(B)/%.o)
 TEST_OBJ   := $(TEST_SRC:%.c=$(B)/%.o)
 MAIN_OBJ   := $(B)/engine/gate/driver_main.o
 PLANTED_OBJ := $(B)/test/planted/planted.o $(B)/test/planted/planted_zlib.o \
-               $(B)/test/planted/planted_brotli.o
+               $(B)/test/planted/planted_brotli.o $(B)/test/planted/planted_search.o
 LF_MAIN_OBJ := $(B)/bridge/harness/libfuzzer_main.o
 
 .PHONY: all check unit gate fuzz bench bench-find bench-real brotli-seeds install clean docs \
@@ -142,6 +143,8 @@ EDGE_BUDGET := 1
 endif
 $(TARGET_OBJ) $(PLANTED_OBJ): CFLAGS_ALL += $(COVFLAGS)
 endif
+# strcmp against a short constant is expanded inline without it (planted_search.c).
+$(B)/test/planted/planted_search.o: CFLAGS_ALL += -fno-builtin
 
 # Source coverage (make coverage) goes on the code under test only, as INSTRUMENT does: the
 # engine's own lines would drown the targets' in the report. -O0 (the later flag wins) so
@@ -213,6 +216,8 @@ unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-cov $(B)/te
 	B="$(B)" sh test/scripts/libfuzzer.sh
 	B="$(B)" sh test/scripts/ci_reports.sh
 	BROTLI="$(HAVE_BROTLI)" sh test/scripts/clusterfuzzlite.sh
+	B="$(B)" CC="$(CC)" INSTRUMENT="$(INSTRUMENT)" SANITIZE="$(SANITIZE)" \
+		sh test/scripts/search_compilers.sh
 ifeq ($(HAVE_BROTLI),1)
 	@# The generated seeds stay seeds the Brotli targets pass.
 	rm -rf $(B)/brotli-seeds && $(B)/brotli-seeds-gen $(B)/brotli-seeds

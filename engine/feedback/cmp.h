@@ -5,6 +5,8 @@
  * ASan), only while a case runs, into rings in execution order. Mutators never read the
  * rings: they draw from a pool fed with kept inputs' own pairs (see fgi_cmp_pool_add), so
  * a case's draws depend on the corpus snapshot alone — the epoch rule of parallel runs.
+ * The run reads a case's own pairs from the rings after it (its candidate's comparisons,
+ * and in a plain build the constants it compared against: fgi_cmp_constants).
  * Each target's run starts everything empty.
  */
 #ifndef FG_CMP_H
@@ -62,6 +64,25 @@ FGI_HIDDEN size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap
 /* The same for the string ring. */
 FGI_HIDDEN unsigned long fgi_cmp_mark_strs(void);
 FGI_HIDDEN size_t fgi_cmp_strs_since(unsigned long mark, fgi_cmp_str *out, size_t cap);
+
+/* The program's side of the comparisons recorded since the marks, as feature keys: an
+ * operand that does not occur in the case's input (in either byte order, for integers)
+ * is taken for the program's constant, and fn(ctx, key) is called for it, at most
+ * FGI_CMP_FEATS times a case. A plain build keeps the first input that makes a comparison
+ * against a constant it has not met: the nearest it has to new coverage. */
+#define FGI_CMP_FEATS 8
+FGI_HIDDEN void fgi_cmp_constants(const uint8_t *in, size_t n, unsigned long mark,
+                                  unsigned long smark, void (*fn)(void *ctx, uint64_t key),
+                                  void *ctx);
+
+/* Records a comparison of two integers of width bytes (fg_cmp_u64); only during a case. */
+FGI_HIDDEN void fgi_cmp_note_int(uint64_t a, uint64_t b, uint8_t width);
+
+/* The target's own signals (signals.c): fgi_signals_begin forgets the last case's;
+ * fgi_signals_each calls fn for each feature key of this case (fg_feature values, and the
+ * highest range each fg_maximize slot reached), then forgets them. */
+FGI_HIDDEN void fgi_signals_begin(void);
+FGI_HIDDEN void fgi_signals_each(void (*fn)(void *ctx, uint64_t key), void *ctx);
 
 /* Records a comparison of two byte strings (memcmp and friends); only during a case. */
 FGI_HIDDEN void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen);

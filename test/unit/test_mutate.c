@@ -33,6 +33,7 @@
 static const fgi_dict *mut_dict;
 /* The base input's own comparisons every application gets (none unless a test sets them). */
 static const fgi_cmp_int *mut_local;
+static uint32_t mut_hot; /* fgi_mut.hot for apply_once: 1 + a position, 0 none */
 static size_t mut_nlocal;
 
 static const fgi_mutator *mut_by_name(const char *name)
@@ -79,7 +80,7 @@ static int apply_once(const fgi_mutator *mu, fgi_rng *r, const input *in, uint8_
     memcpy(before, buf, cap);
     fgi_mut m = {.rng = r, .other = in->other, .other_size = in->other_size,
                  .scratch = scratch, .dict = mut_dict, .local = mut_local,
-                 .nlocal = mut_nlocal};
+                 .nlocal = mut_nlocal, .hot = mut_hot};
     size_t got = mu->fn(&m, buf, in->size, in->max);
     int ok = guard_intact(buf + in->max) && guard_intact(scratch + in->max);
     CHECK_MUT(guard_intact(buf + in->max), mu);
@@ -238,6 +239,7 @@ static void fixtures_on(void)
     CHECK(e == FG_OK);
     CHECK_EQ_U(fixture_dict.count, FIXTURE_WORDS);
     mut_dict = &fixture_dict;
+    mut_hot = 1; /* hot_byte applies from position 0 on */
     CHECK(fgt_in_case(compare_everything));
     fgi_rng r;
     fgi_rng_case(&r, SEED, 1, 0);
@@ -249,6 +251,7 @@ static void fixtures_on(void)
 static void fixtures_off(void)
 {
     mut_dict = NULL;
+    mut_hot = 0;
     fgi_dict_free(&fixture_dict);
     fgi_cmp_reset();
 }
@@ -277,7 +280,8 @@ static const char *const tested[] = {
     "erase_bytes",   "insert_byte",      "insert_repeated",   "change_byte", "flip_bit",
     "shuffle_bytes", "change_ascii_int", "change_binary_int", "copy_part",   "insert_part",
     "crossover",     "length_field",     "word_nudge",        "word_repeat", "word_delete",
-    "dict_insert",   "dict_overwrite",   "cmp_int",           "cmp_bytes"};
+    "dict_insert",   "dict_overwrite",   "cmp_int",           "cmp_bytes",   "hot_byte",
+    "join_other",    "ascii_number"};
 
 FG_TEST(mutate_every_mutator_has_a_test)
 {
@@ -419,6 +423,98 @@ static unsigned each_result(const fgi_mutator *mu, const input *in, property p, 
         }
     }
     return applied;
+}
+
+/* ---- hot_byte, join_other, ascii_number -------------------------------------------------- */
+
+/* Differs from the input in exactly one byte at or after position 2 (hot is 3: position
+ * 2), or is the input with one byte appended. */
+static int one_byte_near_hot(const input *in, const uint8_t *out, size_t n, void *ctx)
+{
+    size_t *next = ctx, diff = SIZE_MAX, count = 0;
+    if (n == in->size + 1)
+        return memcmp(out, in->data, in->size) == 0;
+    if (n != in->size)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (out[i] != in->data[i]) {
+            diff = i;
+            count++;
+        }
+    *next += diff == 3;
+    return count == 1 && diff >= 2 && diff <= 5;
+}
+
+FG_TEST(mutate_hot_byte)
+{
+    const fgi_mutator *mu = mut_by_name("hot_byte");
+    CHECK(mu != NULL);
+    if (!mu)
+        return;
+    static const char text[] = "abcdefgh";
+    input in = {(const uint8_t *)text, sizeof text - 1, 16, NULL, 0};
+    size_t next = 0;
+    CHECK(each_result(mu, &in, one_byte_near_hot, &next, TRIALS) == 0); /* no hot: skips */
+    mut_hot = 3;
+    CHECK(each_result(mu, &in, one_byte_near_hot, &next, TRIALS) == TRIALS);
+    CHECK(next > TRIALS / 3); /* mostly the byte after the hot one */
+    input end = {(const uint8_t *)text, 3, 16, NULL, 0}; /* the input ends at the hot byte */
+    size_t grown = 0;
+    CHECK(each_result(mu, &end, one_byte_near_hot, &grown, TRIALS) == TRIALS);
+    mut_hot = 0;
+}
+
+static int joined(const input *in, const uint8_t *out, size_t n, void *ctx)
+{
+    (void)ctx;
+    size_t both = in->size + in->other_size;
+    if (n < both || n > both + 2)
+        return 0;
+    int after = memcmp(out, in->data, in->size) == 0 &&
+                memcmp(out + n - in->other_size, in->other, in->other_size) == 0;
+    int before = memcmp(out, in->other, in->other_size) == 0 &&
+                 memcmp(out + n - in->size, in->data, in->size) == 0;
+    return after || before;
+}
+
+FG_TEST(mutate_join_other)
+{
+    const fgi_mutator *mu = mut_by_name("join_other");
+    CHECK(mu != NULL);
+    if (!mu)
+        return;
+    static const char a[] = "mode=fast", b[] = "size=1";
+    input in = {(const uint8_t *)a, sizeof a - 1, 64, (const uint8_t *)b, sizeof b - 1};
+    CHECK(each_result(mu, &in, joined, NULL, TRIALS) == TRIALS);
+    in.max = in.size + in.other_size - 1; /* no room: skipped */
+    CHECK(each_result(mu, &in, joined, NULL, TRIALS) == 0);
+}
+
+static int has_number(const input *in, const uint8_t *out, size_t n, void *ctx)
+{
+    unsigned *big = ctx;
+    (void)in;
+    for (size_t i = 0; i + 5 <= n; i++)
+        *big += memcmp(out + i, "65536", 5) == 0;
+    for (size_t i = 0; i < n; i++)
+        if (out[i] >= '0' && out[i] <= '9')
+            return 1;
+    return 0;
+}
+
+FG_TEST(mutate_ascii_number)
+{
+    const fgi_mutator *mu = mut_by_name("ascii_number");
+    CHECK(mu != NULL);
+    if (!mu)
+        return;
+    static const char text[] = "size=12\n";
+    input in = {(const uint8_t *)text, sizeof text - 1, 64, NULL, 0};
+    unsigned big = 0;
+    CHECK(each_result(mu, &in, has_number, &big, TRIALS) == TRIALS);
+    CHECK(big > 0);
+    input empty = {(const uint8_t *)text, 0, 64, NULL, 0};
+    CHECK(each_result(mu, &empty, has_number, &big, TRIALS) == TRIALS);
 }
 
 /* ---- erase_bytes ----------------------------------------------------------------------- */
@@ -1407,7 +1503,7 @@ FG_TEST(mutate_stack_records_what_it_applied)
         fgi_rng r;
         fgi_rng_case(&r, SEED, 9, k);
         fgi_mut m = {.rng = &r, .scratch = scratch, .other = other, .other_size = sizeof other,
-                     .dict = mut_dict};
+                     .dict = mut_dict, .hot = 1 + (uint32_t)(k % 7)};
         (void)fgi_mutate(&m, buf, size, max);
         CHECK(m.napplied >= 1 && m.napplied <= 5);
         if (m.napplied < 1 || m.napplied > 5)
