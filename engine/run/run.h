@@ -159,7 +159,9 @@ FGI_HIDDEN void fgi_plan_size(run *r, uint64_t cases);
 
 /* record.c */
 FGI_HIDDEN void fgi_record_finding(run *r, fgi_finding_rec *rec);
-FGI_HIDDEN void fgi_record_mutations(const uint8_t *applied, unsigned n, fgi_str *out);
+/* Builds the record of the finding w describes (class_key: what classifies it, NULL for
+ * its detail) and records it with fgi_record_finding. */
+FGI_HIDDEN void fgi_record_find(run *r, const fgi_wire_find *w, const char *class_key);
 FGI_HIDDEN void fgi_record_emit(run *r, const uint8_t *data, size_t size, uint64_t seq,
                                 int64_t k, const uint8_t *applied, unsigned napplied);
 FGI_HIDDEN void fgi_record_received(run *r, const uint8_t *p, size_t n);
