@@ -3,6 +3,7 @@
 
 #include "oracle/exec.h"
 #include "engine/feedback/sancov.h"
+#include "engine/mutate/numbers.h"
 
 #include <string.h>
 
@@ -87,6 +88,15 @@ static void count_constant(const uint8_t *b, size_t len)
     }
 }
 
+/* A floating-point operand offered to the automatic dictionary as its shortest text; which
+ * side is the constant is not known, and the input's side rarely repeats. */
+static void count_number(const fgi_cmp_int *c, uint64_t bits)
+{
+    char text[FGI_NUM_TEXT_MAX];
+    size_t n = fgi_num_text(fgi_num_value(c, bits), c->kind == FGI_CMP_FLOAT, FGI_NUM_SHORTEST, text);
+    count_constant((const uint8_t *)text, n);
+}
+
 size_t fgi_cmp_auto_count(void)
 {
     return cmp.npromoted;
@@ -135,7 +145,10 @@ void fgi_cmp_pool_add(const fgi_cmp_int *ints, size_t nints, const fgi_cmp_str *
     for (size_t i = 0; i < nints; i++) {
         const fgi_cmp_int *c = &ints[i];
         cmp.pool_ints[cmp.npool_ints++ % FGI_CMP_INTS] = *c;
-        if (c->width >= 2 && c->constant) {
+        if (c->kind != FGI_CMP_INTEGER) {
+            count_number(c, c->a);
+            count_number(c, c->b);
+        } else if (c->width >= 2 && c->constant) {
             uint8_t le[8];
             for (unsigned j = 0; j < c->width; j++)
                 le[j] = (uint8_t)(c->b >> (8 * j));
@@ -198,6 +211,7 @@ static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
     slot->b = b;
     slot->width = width;
     slot->constant = (uint8_t)b_is_constant;
+    slot->kind = FGI_CMP_INTEGER;
 }
 
 void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
@@ -222,18 +236,35 @@ void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
 
 /* The callbacks, as clang and gcc emit them for -fsanitize-coverage=trace-cmp. */
 
-/* gcc also traces floating-point comparisons; their operands are not bytes a mutator can
- * usefully write, so they are accepted and ignored. */
+/* gcc also traces floating-point comparisons (clang does not): their operands are kept as
+ * bit patterns, kind FGI_CMP_DOUBLE or _FLOAT, for the number mutator (numbers.c) that
+ * writes them back as text, and for cmp_int where a format stores them as bytes. */
+static void note_real(uint64_t a, uint64_t b, uint8_t width, uint8_t kind)
+{
+    if (a == b || !fgi_exec_in_case())
+        return;
+    fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
+    slot->a = a;
+    slot->b = b;
+    slot->width = width;
+    slot->constant = 0;
+    slot->kind = kind;
+}
+
 void __sanitizer_cov_trace_cmpf(float a, float b)
 {
-    (void)a;
-    (void)b;
+    uint32_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    note_real(x, y, 4, FGI_CMP_FLOAT);
 }
 
 void __sanitizer_cov_trace_cmpd(double a, double b)
 {
-    (void)a;
-    (void)b;
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    note_real(x, y, 8, FGI_CMP_DOUBLE);
 }
 
 void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b) { note_int(a, b, 1, 0); }

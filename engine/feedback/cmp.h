@@ -16,10 +16,15 @@
 #define FGI_CMP_STRS 64  /* byte-string pairs kept */
 #define FGI_CMP_STR_MAX 32
 
+/* What the operands of an fgi_cmp_int are: integers, or the bit patterns of floating-point
+ * values (gcc's trace-cmp reports float and double comparisons; clang's does not). */
+enum { FGI_CMP_INTEGER = 0, FGI_CMP_DOUBLE = 1, FGI_CMP_FLOAT = 2 };
+
 typedef struct fgi_cmp_int {
-    uint64_t a, b; /* the operands */
+    uint64_t a, b; /* the operands (a float's 32 bits, a double's 64) */
     uint8_t width; /* 1, 2, 4 or 8 bytes */
     uint8_t constant; /* b is the program's constant (a const-cmp callback) */
+    uint8_t kind;  /* FGI_CMP_INTEGER, _DOUBLE or _FLOAT */
 } fgi_cmp_int;
 
 typedef struct fgi_cmp_str {
@@ -44,7 +49,8 @@ FGI_HIDDEN const fgi_cmp_str *fgi_cmp_pick_str(fgi_rng *r);
 FGI_HIDDEN void fgi_cmp_pool_add(const fgi_cmp_int *ints, size_t nints,
                                  const fgi_cmp_str *strs, size_t nstrs);
 /* The automatic dictionary: constants that keep appearing in pooled comparisons (a string
- * operand, or the constant side of an integer comparison of 2+ bytes, little-endian) are
+ * operand, the constant side of an integer comparison of 2+ bytes, little-endian, or either
+ * side of a floating-point comparison as the shortest text that reads back as it) are
  * promoted to words once seen FGI_CMP_AUTO_AFTER times. At most FGI_CMP_AUTO words, in promotion order.
  * fgi_cmp_auto_word returns word i (0 <= i < fgi_cmp_auto_count()). */
 #define FGI_CMP_AUTO 64

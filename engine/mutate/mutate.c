@@ -6,6 +6,7 @@
 #include "engine/mutate/mutate.h"
 
 #include "engine/feedback/cmp.h"
+#include "engine/mutate/numbers.h"
 
 #include <string.h>
 
@@ -476,6 +477,7 @@ const fgi_mutator fgi_mutators[] = {
     {"dict_overwrite", dict_overwrite, 1, FGI_NEEDS_DICT},
     {"cmp_int", cmp_int, 1, FGI_NEEDS_CMP_INT},
     {"cmp_bytes", cmp_bytes, 0, FGI_NEEDS_CMP_STR},
+    {"cmp_number", fgi_mut_cmp_number, 0, FGI_NEEDS_CMP_INT}, /* numbers.c */
 };
 const size_t fgi_mutator_count = FGI_ARRAY_LEN(fgi_mutators);
 

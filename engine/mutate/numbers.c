@@ -1,0 +1,228 @@
+/* engine/mutate/numbers.c — a compared value written back as the text a parser reads. */
+#include "engine/mutate/numbers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Does text read back (strtod, or strtof for a float's value) as exactly v? */
+static int reads_back(const char *text, double v, int is_float)
+{
+    char *end;
+    if (is_float)
+        return (double)strtof(text, &end) == v && *end == '\0';
+    return strtod(text, &end) == v && *end == '\0';
+}
+
+/* The fewest digits (precision lo..hi of conversion conv, "g", "e" or "f") that read back as
+ * v; its length, or 0 when none within hi does. */
+static size_t shortest(double v, int is_float, char conv, int lo, int hi, char *out)
+{
+    for (int p = lo; p <= hi; p++) {
+        int n = conv == 'g'   ? snprintf(out, FGI_NUM_TEXT_MAX, "%.*g", p, v)
+                : conv == 'e' ? snprintf(out, FGI_NUM_TEXT_MAX, "%.*e", p, v)
+                              : snprintf(out, FGI_NUM_TEXT_MAX, "%.*f", p, v);
+        if (n > 0 && n < FGI_NUM_TEXT_MAX && reads_back(out, v, is_float))
+            return (size_t)n;
+    }
+    return 0;
+}
+
+size_t fgi_num_text(double v, int is_float, enum fgi_num_form f, char *out)
+{
+    FG_ASSERT(f < FGI_NUM_FORMS);
+    int n = 0;
+    if (v != v || v - v != 0) { /* NaN or an infinity: one spelling, and no integer */
+        if (f == FGI_NUM_INT)
+            return 0;
+        n = snprintf(out, FGI_NUM_TEXT_MAX, "%g", v);
+        return n > 0 ? (size_t)n : 0;
+    }
+    switch (f) {
+    case FGI_NUM_SHORTEST:
+        return shortest(v, is_float, 'g', 1, 17, out);
+    case FGI_NUM_G17:
+        n = snprintf(out, FGI_NUM_TEXT_MAX, "%.17g", v);
+        break;
+    case FGI_NUM_EXP:
+        return shortest(v, is_float, 'e', 0, 16, out);
+    case FGI_NUM_PLAIN: {
+        /* %f of 1e300 is 301 digits: such values are written with an exponent or not at
+         * all. 40 characters is arbitrary: longer than any literal seen in test data. */
+        double mag = v < 0 ? -v : v;
+        if (mag != 0 && (mag >= 1e21 || mag < 1e-12))
+            return 0;
+        size_t len = shortest(v, is_float, 'f', 0, 30, out);
+        return len <= 40 ? len : 0;
+    }
+    case FGI_NUM_HEX:
+        n = snprintf(out, FGI_NUM_TEXT_MAX, "%a", v);
+        break;
+    case FGI_NUM_INT:
+        /* 2^63 bounds the cast; below it, an integer-valued double converts exactly. */
+        if (!(v > -9.2e18 && v < 9.2e18) || (double)(long long)v != v)
+            return 0;
+        n = snprintf(out, FGI_NUM_TEXT_MAX, "%lld", (long long)v);
+        break;
+    default:
+        return 0;
+    }
+    return n > 0 && n < FGI_NUM_TEXT_MAX ? (size_t)n : 0;
+}
+
+static int is_digit(uint8_t c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Bytes that continue a word or number: a token never starts right after one. */
+static int is_word(uint8_t c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+           c == '.' || c == '+' || c == '-';
+}
+
+int fgi_num_token(const uint8_t *buf, size_t size, size_t at, double *value, size_t *len)
+{
+    FG_ASSERT(at < size);
+    if (at > 0 && is_word(buf[at - 1]))
+        return 0;
+    size_t d = at + (buf[at] == '-' || buf[at] == '+');
+    d += d < size && buf[d] == '.';
+    if (d >= size || !is_digit(buf[d]))
+        return 0;
+    /* strtod wants a NUL-terminated string; 63 bytes hold any number worth replacing. */
+    char text[64];
+    size_t n = FGI_MIN(size - at, sizeof text - 1);
+    memcpy(text, buf + at, n);
+    text[n] = '\0';
+    char *end;
+    *value = strtod(text, &end);
+    *len = (size_t)(end - text);
+    return *len > 0;
+}
+
+/* A recorded comparison, most often the base input's own (its operands are what this
+ * input's numbers became); up to four draws, taking the first floating-point one: they
+ * are rare among integer comparisons and are what this mutator is for. */
+static const fgi_cmp_int *pick_pair(fgi_mut *m)
+{
+    const fgi_cmp_int *c = NULL;
+    for (int tries = 0; tries < 4; tries++) {
+        c = m->nlocal && fgi_rng_chance(m->rng, 3, 4)
+                ? &m->local[fgi_rng_below(m->rng, m->nlocal)]
+                : fgi_cmp_pick_int(m->rng);
+        if (c && c->kind != FGI_CMP_INTEGER)
+            break;
+    }
+    return c;
+}
+
+double fgi_num_value(const fgi_cmp_int *c, uint64_t bits)
+{
+    if (c->kind == FGI_CMP_DOUBLE) {
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        return d;
+    }
+    if (c->kind == FGI_CMP_FLOAT) {
+        uint32_t b32 = (uint32_t)bits;
+        float f;
+        memcpy(&f, &b32, sizeof f);
+        return f;
+    }
+    unsigned shift = 64 - 8 * (unsigned)c->width;
+    return (double)((int64_t)(bits << shift) >> shift);
+}
+
+/* One unit in the last place up or down: an ordered comparison (v > 2718.5) wants the
+ * neighbour, not the constant. */
+static double nudge(double v, int is_float, int up)
+{
+    if (v != v || v - v != 0)
+        return v;
+    if (is_float) {
+        float f = (float)v;
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        if (f == 0)
+            b = up ? 1u : 0x80000001u; /* the smallest subnormal, either sign */
+        else
+            b = (f > 0) == up ? b + 1 : b - 1;
+        memcpy(&f, &b, sizeof f);
+        return f;
+    }
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    if (v == 0)
+        b = up ? 1u : 0x8000000000000001ULL;
+    else
+        b = (v > 0) == up ? b + 1 : b - 1;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+/* The text of `want` for comparison c: a random form for floating point (the shortest
+ * when the drawn one does not apply), decimal or 0x hex for an integer. */
+static size_t number_text(fgi_mut *m, const fgi_cmp_int *c, double want, char *out)
+{
+    if (c->kind != FGI_CMP_INTEGER) {
+        int is_float = c->kind == FGI_CMP_FLOAT;
+        size_t n = fgi_num_text(want, is_float, fgi_rng_below(m->rng, FGI_NUM_FORMS), out);
+        return n ? n : fgi_num_text(want, is_float, FGI_NUM_SHORTEST, out);
+    }
+    long long v = (long long)want;
+    int n = fgi_rng_chance(m->rng, 1, 4) && v >= 0
+                ? snprintf(out, FGI_NUM_TEXT_MAX, "0x%llx", (unsigned long long)v)
+                : snprintf(out, FGI_NUM_TEXT_MAX, "%lld", v);
+    return n > 0 ? (size_t)n : 0;
+}
+
+size_t fgi_mut_cmp_number(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
+{
+    const fgi_cmp_int *c = pick_pair(m);
+    if (!c)
+        return FGI_MUT_SKIP;
+    double va = fgi_num_value(c, c->a), vb = fgi_num_value(c, c->b);
+    if (va == vb || (c->kind == FGI_CMP_INTEGER && size == 0))
+        return FGI_MUT_SKIP;
+    /* The token whose value is an operand, from a random start (wrapping); else, for
+     * floating point, the first token met. */
+    size_t at = SIZE_MAX, len = 0, any = SIZE_MAX, any_len = 0;
+    double want = vb;
+    size_t start = size ? (size_t)fgi_rng_below(m->rng, size) : 0;
+    for (size_t j = 0; j < size && at == SIZE_MAX; j++) {
+        size_t i = (start + j) % size, n;
+        double v;
+        if (!fgi_num_token(buf, size, i, &v, &n))
+            continue;
+        if (any == SIZE_MAX) {
+            any = i;
+            any_len = n;
+        }
+        if (v == va || v == vb) {
+            at = i;
+            len = n;
+            want = v == va ? vb : va;
+        }
+    }
+    if (at == SIZE_MAX) {
+        if (c->kind == FGI_CMP_INTEGER)
+            return FGI_MUT_SKIP; /* an integer comparison is a number only where one is */
+        want = fgi_rng_chance(m->rng, 1, 4) ? va : vb; /* mostly b: a constant is often b */
+        at = any != SIZE_MAX ? any : (size_t)fgi_rng_below(m->rng, size + 1);
+        len = any != SIZE_MAX ? any_len : 0;
+    }
+    if (fgi_rng_chance(m->rng, 1, 8)) {
+        int up = (int)fgi_rng_below(m->rng, 2);
+        want = c->kind == FGI_CMP_INTEGER ? want + (up ? 1 : -1)
+                                          : nudge(want, c->kind == FGI_CMP_FLOAT, up);
+    }
+    char text[FGI_NUM_TEXT_MAX];
+    size_t tl = number_text(m, c, want, text);
+    if (!tl || size - len + tl > max)
+        return FGI_MUT_SKIP;
+    memmove(buf + at + tl, buf + at + len, size - at - len);
+    memcpy(buf + at, text, tl);
+    return size - len + tl;
+}
