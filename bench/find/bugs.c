@@ -11,8 +11,8 @@
  * coverage-guided fuzzer with comparison feedback in well under a minute: a 4-byte magic,
  * an 8-byte memcmp magic, a strcmp keyword, a 16-step byte ladder, nested 32-bit opcode
  * switches, an off-by-one length guard and a small maze; and two that comparison feedback
- * alone does not reach: a number parsed by libc's strtod and compared as a double, and a
- * magic behind a CRC-32 over the payload it sits in.
+ * alone does not reach: a number parsed by libc's strtod (or strtol) and compared with a
+ * constant, and a magic behind a CRC-32 over the payload it sits in.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -222,6 +222,23 @@ static int bug_strtod(const uint8_t *d, size_t n)
     return v == 2718.5;
 }
 
+/* (i) The same with strtol and an integer: the comparison is an integer one, which both
+ * compilers' trace-cmp report; the value is text in the input, not bytes, so writing the
+ * operand as binary (input-to-state on bytes) does not reach it. */
+static int bug_strtol(const uint8_t *d, size_t n)
+{
+    char text[65];
+    if (n == 0 || n >= sizeof text)
+        return 0;
+    memcpy(text, d, n);
+    text[n] = '\0';
+    char *end;
+    long v = strtol(text, &end, 0);
+    if (end == text)
+        return 0;
+    return v == 73291;
+}
+
 /* The CRC-32 of zlib and PNG (reflected, polynomial 0xedb88320), bit by bit. */
 static uint32_t find_crc32(const uint8_t *p, size_t n)
 {
@@ -234,7 +251,7 @@ static uint32_t find_crc32(const uint8_t *p, size_t n)
     return ~crc;
 }
 
-/* (i) A record: a little-endian CRC-32 of the payload, then the payload, which must open
+/* (j) A record: a little-endian CRC-32 of the payload, then the payload, which must open
  * with an 8-byte magic (memcmp). A payload mutated to hold the magic fails the CRC in the
  * same case, and a case that fails the CRC is like every other that did. */
 static int bug_crc32(const uint8_t *d, size_t n)

@@ -1,6 +1,7 @@
 /* engine/mutate/numbers.c — a compared value written back as the text a parser reads. */
 #include "engine/mutate/numbers.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +163,25 @@ static double nudge(double v, int is_float, int up)
     return v;
 }
 
+/* A number token (n bytes at p) as strtol/strtoll read it into an integer of width w
+ * bytes: base 0 ("017" is 15, "0x1f" 31), and clamped at the width's signed bounds, as
+ * strtol clamps an overflowing number (59 digits of '1' read as LONG_MAX). 0 when the
+ * token does not start as an integer (".5"). */
+static int int_value(const uint8_t *p, size_t n, unsigned w, double *out)
+{
+    char text[64];
+    n = FGI_MIN(n, sizeof text - 1);
+    memcpy(text, p, n);
+    text[n] = '\0';
+    char *end;
+    long long v = strtoll(text, &end, 0);
+    if (end == text)
+        return 0;
+    long long hi = w >= 8 ? LLONG_MAX : (1LL << (8 * w - 1)) - 1, lo = -hi - 1;
+    *out = (double)(v < lo ? lo : v > hi ? hi : v);
+    return 1;
+}
+
 /* The text of `want` for comparison c: a random form for floating point (the shortest
  * when the drawn one does not apply), decimal or 0x hex for an integer. */
 static size_t number_text(fgi_mut *m, const fgi_cmp_int *c, double want, char *out)
@@ -200,6 +220,10 @@ size_t fgi_mut_cmp_number(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
             any = i;
             any_len = n;
         }
+        double iv;
+        if (v != va && v != vb && c->kind == FGI_CMP_INTEGER &&
+            int_value(buf + i, n, c->width, &iv)) /* as strtol may have read it */
+            v = iv;
         if (v == va || v == vb) {
             at = i;
             len = n;
@@ -207,8 +231,12 @@ size_t fgi_mut_cmp_number(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
         }
     }
     if (at == SIZE_MAX) {
-        if (c->kind == FGI_CMP_INTEGER)
-            return FGI_MUT_SKIP; /* an integer comparison is a number only where one is */
+        /* An integer comparison is a number only where one is — or, now and then, the
+         * program's constant where no number was read at all (strtol's 0 of "abc"): its
+         * text inserted. Rare, so binary formats, full of constants, lose little. */
+        if (c->kind == FGI_CMP_INTEGER && (any != SIZE_MAX || !c->constant || va != 0 ||
+                                           !fgi_rng_chance(m->rng, 1, 4)))
+            return FGI_MUT_SKIP;
         want = fgi_rng_chance(m->rng, 1, 4) ? va : vb; /* mostly b: a constant is often b */
         at = any != SIZE_MAX ? any : (size_t)fgi_rng_below(m->rng, size + 1);
         len = any != SIZE_MAX ? any_len : 0;
