@@ -23,7 +23,7 @@
 # Environment: CC (what built $B; default cc), GCC (default gcc, or $CC when it is not
 # clang), CLANG (default clang), B (build directory, default build), OPT (default -O2),
 # FIND_SEEDS (default "1 2 3"), FIND_CASES (default 10000000), FIND_SECONDS (default 60),
-# FIND_BUGS (default: all ten).
+# FIND_BUGS (default: all eleven).
 set -eu
 
 CC=${CC:-cc}
@@ -33,7 +33,7 @@ OPT=${OPT:--O2}
 SEEDS=${FIND_SEEDS:-1 2 3}
 CASES=${FIND_CASES:-10000000}
 SECONDS_CAP=${FIND_SECONDS:-60}
-BUGS=${FIND_BUGS:-magic4 memcmp8 strcmp ladder16 switch2 lenfield maze strtod strtol crc32}
+BUGS=${FIND_BUGS:-magic4 memcmp8 strcmp ladder16 switch2 lenfield maze mazesig strtod strtol crc32}
 if [ -z "${GCC:-}" ]; then
     if "$CC" --version 2>/dev/null | grep -q clang; then GCC=gcc; else GCC=$CC; fi
 fi

@@ -168,7 +168,8 @@ static int bug_lenfield(const uint8_t *d, size_t n)
     FIND_CELL(8 * r + 0) FIND_CELL(8 * r + 1) FIND_CELL(8 * r + 2) FIND_CELL(8 * r + 3)    \
     FIND_CELL(8 * r + 4) FIND_CELL(8 * r + 5) FIND_CELL(8 * r + 6) FIND_CELL(8 * r + 7)
 
-static int bug_maze(const uint8_t *d, size_t n)
+/* The walk: 1 when it reaches X; *cell is the last cell it stood on (y * 8 + x). */
+static int maze_walk(const uint8_t *d, size_t n, int *cell)
 {
     static const char maze[8][9] = {
         "S #     ",
@@ -182,6 +183,7 @@ static int bug_maze(const uint8_t *d, size_t n)
     };
     volatile int trail = 0; /* a store per case: the optimiser cannot fold them together */
     int x = 0, y = 0;
+    *cell = 0;
     for (size_t i = 0; i < n; i++) {
         switch (d[i]) {
         case 'w': y--; break;
@@ -192,6 +194,7 @@ static int bug_maze(const uint8_t *d, size_t n)
         }
         if (x < 0 || x > 7 || y < 0 || y > 7 || maze[y][x] == '#')
             return 0;
+        *cell = y * 8 + x;
         if (maze[y][x] == 'X')
             return 1;
         switch (y * 8 + x) {
@@ -202,6 +205,20 @@ static int bug_maze(const uint8_t *d, size_t n)
     }
     (void)trail;
     return 0;
+}
+
+static int bug_maze(const uint8_t *d, size_t n)
+{
+    int cell;
+    return maze_walk(d, n, &cell);
+}
+
+/* (g') The same maze for an engine that hears a signature: fuzzgate's target returns the
+ * cell the walk ended on (fg_main.c), the state no branch shows. libFuzzer has no such
+ * channel and runs the maze as it is. */
+static int bug_mazesig(const uint8_t *d, size_t n)
+{
+    return bug_maze(d, n);
 }
 
 /* (h) A number read by strtod (uninstrumented libc: its digits are no comparisons the

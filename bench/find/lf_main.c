@@ -13,7 +13,8 @@ static const struct {
 } find_bugs[] = {
     {"magic4", bug_magic4},     {"memcmp8", bug_memcmp8}, {"strcmp", bug_strcmp},
     {"ladder16", bug_ladder16}, {"switch2", bug_switch2}, {"lenfield", bug_lenfield},
-    {"maze", bug_maze},         {"strtod", bug_strtod},   {"strtol", bug_strtol},
+    {"maze", bug_maze},         {"mazesig", bug_mazesig}, {"strtod", bug_strtod},
+    {"strtol", bug_strtol},
     {"crc32", bug_crc32},
 };
 
