@@ -53,6 +53,7 @@ for s in $SEEDS; do
 done
 for bug in $BUGS; do
     grep -q "^static int bug_$bug(" bench/find/bugs.c 2>/dev/null ||
+        grep -q "^FG_TARGET(find_$bug," bench/find/fg_main.c 2>/dev/null ||
         die "FIND_BUGS: no bug '$bug' in bench/find/bugs.c"
 done
 if [ ! -f "$B/libfuzzgate.a" ] || [ ! -f "$B/engine/gate/driver_main.o" ]; then

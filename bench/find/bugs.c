@@ -213,14 +213,6 @@ static int bug_maze(const uint8_t *d, size_t n)
     return maze_walk(d, n, &cell);
 }
 
-/* (g') The same maze for an engine that hears a signature: fuzzgate's target returns the
- * cell the walk ended on (fg_main.c), the state no branch shows. libFuzzer has no such
- * channel and runs the maze as it is. */
-static int bug_mazesig(const uint8_t *d, size_t n)
-{
-    return bug_maze(d, n);
-}
-
 /* (h) A number read by strtod (uninstrumented libc: its digits are no comparisons the
  * engines see) and compared as a double with a constant that no byte mutation of a short
  * number is likely to hit. Only a fuzzer that hears the floating-point comparison (gcc's
