@@ -191,7 +191,8 @@ static size_t number_text(fgi_mut *m, const fgi_cmp_int *c, double want, char *o
         size_t n = fgi_num_text(want, is_float, fgi_rng_below(m->rng, FGI_NUM_FORMS), out);
         return n ? n : fgi_num_text(want, is_float, FGI_NUM_SHORTEST, out);
     }
-    long long v = (long long)want;
+    /* 2^63 and beyond (LONG_MAX's double rounds up to it) does not convert: clamp. */
+    long long v = want >= 9.2e18 ? LLONG_MAX : want <= -9.2e18 ? LLONG_MIN : (long long)want;
     int n = fgi_rng_chance(m->rng, 1, 4) && v >= 0
                 ? snprintf(out, FGI_NUM_TEXT_MAX, "0x%llx", (unsigned long long)v)
                 : snprintf(out, FGI_NUM_TEXT_MAX, "%lld", v);
