@@ -1,7 +1,8 @@
 # fuzzgate — build, check, bench, install.
 #
 #   make                 build/libfuzzgate.a, build/libfuzzgate_main.a, build/fuzzgate
-#   make check           unit tests, planted-bug and determinism tests, install test, the gate
+#   make check           unit tests, planted-bug and determinism tests, install test, the gate,
+#                        and no circle of includes (test/scripts/include_cycles.sh)
 #   make fuzz            a depth run of every built-in target (FUZZ_SECONDS each, live status)
 #   make bench           cases/s vs libFuzzer, the oracles' cost, malloc/free pair cost (~2 min)
 #   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer
@@ -9,6 +10,9 @@
 #                        (deterministic, not committed; tools/brotli_seeds.c)
 #   make install         PREFIX=/usr/local DESTDIR=
 #   make docs            regenerate docs/cli.md from engine/run/options.def
+#   make coverage        the built-in targets built with gcc --coverage in build-coverage/, their
+#                        committed corpus replayed (plus COVERAGE_CASES=N generated cases):
+#                        lcov .info, genhtml page and a per-target summary (needs lcov)
 #   make libfuzzer       every built-in target as a clang -fsanitize=fuzzer,address binary
 #   make afl             the same with afl-clang-fast (AFL++), into $(B)/afl/
 #
@@ -23,6 +27,11 @@
 #                        and the Brotli targets print "skipped: built without brotli ..."
 #                        (default: use Brotli when pkg-config finds libbrotlienc and
 #                        libbrotlidec; BROTLI=1 makes a missing Brotli an error)
+#   WERROR=1             turn warnings into errors (-Werror). The project's CI (.ci/run) builds
+#                        every configuration with it, so the tree stays warning-free under
+#                        the gcc and clang it tests; off by default, so a user's newer
+#                        compiler with new warnings still builds the library.
+#   COVERAGE=1           build the targets (targets/) with gcc --coverage (make coverage sets it)
 # Test-only switches: none yet; the fault-injection hooks are always compiled in and only
 # tests call them.
 
@@ -34,10 +43,13 @@ BROTLI   ?=
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 FUZZ_SECONDS ?= 60
+COVERAGE ?=
+COVERAGE_CASES ?= 0
 
 B := build
-WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-        -Wpointer-arith -Wformat=2 -Wundef -Wvla
+WERROR   ?=
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wpointer-arith -Wformat=2 -Wundef -Wvla $(if $(filter 1,$(WERROR)),-Werror)
 CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -g $(OPT) $(WARN) -fno-strict-aliasing -MMD -MP -Iinclude
 ifneq ($(SANITIZE),)
 CFLAGS_ALL += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -75,7 +87,7 @@ REPORT_SRC   := $(wildcard engine/report/*.c)
 SUPERVISE_SRC := $(wildcard engine/supervise/*.c)
 GATE_SRC     := engine/gate/gate.c
 # a libFuzzer harness under fuzzgate: the driver and its flags table (main() is apart)
-HARNESS_SRC  := bridge/harness/libfuzzer.c bridge/harness/lf_flags.c
+HARNESS_SRC  := bridge/harness/libfuzzer.c bridge/harness/lf_flags.c bridge/harness/lf_banner.c
 ENGINE_SRC := $(BASE_SRC) $(FEEDBACK_SRC) $(MUTATE_SRC) $(FINDINGS_SRC) $(ORACLE_SRC) \
               $(RUN_SRC) $(REPORT_SRC) $(SUPERVISE_SRC) $(GATE_SRC) $(HARNESS_SRC)
 # targets/*.c: one target a file; targets/lib/: code several files of a target share.
@@ -89,12 +101,13 @@ PLANTED_OBJ := $(B)/test/planted/planted.o $(B)/test/planted/planted_zlib.o \
                $(B)/test/planted/planted_brotli.o
 LF_MAIN_OBJ := $(B)/bridge/harness/libfuzzer_main.o
 
-.PHONY: all check unit gate fuzz bench bench-find brotli-seeds install clean docs libfuzzer afl
+.PHONY: all check unit gate fuzz bench bench-find brotli-seeds install clean docs libfuzzer afl \
+        coverage
 all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a $(B)/fuzzgate
 
 # Rebuild everything when the compiler or flags change.
 FLAGS_LINE := $(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) SANITIZE=$(SANITIZE) INSTRUMENT=$(INSTRUMENT) \
-              BROTLI=$(HAVE_BROTLI)
+              BROTLI=$(HAVE_BROTLI) COVERAGE=$(COVERAGE)
 $(B)/flags.stamp: FORCE
 	@mkdir -p $(B)
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(FLAGS_LINE)' ]; then echo '$(FLAGS_LINE)' > $@; fi
@@ -125,6 +138,14 @@ COVFLAGS := -fsanitize-coverage=trace-pc,trace-cmp -fno-builtin
 EDGE_BUDGET := 1
 endif
 $(TARGET_OBJ) $(PLANTED_OBJ): CFLAGS_ALL += $(COVFLAGS)
+endif
+
+# Source coverage (make coverage) goes on the code under test only, as INSTRUMENT does: the
+# engine's own lines would drown the targets' in the report. -O0 (the later flag wins) so
+# every line and function is still there to be counted.
+ifeq ($(COVERAGE),1)
+$(TARGET_OBJ): CFLAGS_ALL += --coverage -O0
+LDFLAGS_ALL += --coverage
 endif
 
 $(B)/libfuzzgate.a: $(ENGINE_OBJ)
@@ -159,6 +180,16 @@ $(B)/test-lf: $(B)/test/planted/lf_planted.o $(B)/libfuzzgate_libfuzzer.a $(B)/l
 	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/planted/lf_planted.o $(B)/libfuzzgate_libfuzzer.a \
 		$(B)/libfuzzgate.a $(LDLIBS_ALL)
 
+# The same harness's clean twin compiled as `pkg-config --cflags fuzzgate-libfuzzer` compiles
+# a user's: with the module's own Cflags line, so the tests see what users get.
+LF_PC_CFLAGS := $(shell sed -n 's/^Cflags: //p' fuzzgate-libfuzzer.pc.in)
+$(B)/test/planted/lf_planted_cov.o: test/planted/lf_planted.c $(B)/flags.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LF_PC_CFLAGS) -DLF_PLANTED_CLEAN=1 -I. -c $< -o $@
+$(B)/test-lf-cov: $(B)/test/planted/lf_planted_cov.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/planted/lf_planted_cov.o $(B)/libfuzzgate_libfuzzer.a \
+		$(B)/libfuzzgate.a $(LDLIBS_ALL)
+
 # The same driver with a harness that brings its own LLVMFuzzerCustomMutator.
 $(B)/test-lf-custom: $(B)/test/planted/lf_custom.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/planted/lf_custom.o $(B)/libfuzzgate_libfuzzer.a \
@@ -170,11 +201,14 @@ $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 
 check: unit gate
 
-unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-custom $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
+unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-cov $(B)/test-lf-custom $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
 	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
-	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" sh test/scripts/install.sh
+	sh test/scripts/include_cycles.sh
+	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)" \
+		sh test/scripts/install.sh
 	B="$(B)" sh test/scripts/libfuzzer.sh
+	B="$(B)" sh test/scripts/ci_reports.sh
 	BROTLI="$(HAVE_BROTLI)" sh test/scripts/clusterfuzzlite.sh
 ifeq ($(HAVE_BROTLI),1)
 	@# The generated seeds stay seeds the Brotli targets pass.
@@ -207,6 +241,7 @@ LF_CC     ?= clang
 AFL_CC    ?= afl-clang-fast
 LF_CFLAGS ?= -g -O1
 LF_UNDER_TEST := engine/base/hex.c engine/run/options.c engine/base/mem.c engine/base/errors.c \
+                 engine/base/errout.c \
                  bridge/standalone/heap_libc.c
 LF_SRC := bridge/standalone/lf_adapter.c bridge/standalone/standalone.c $(LF_UNDER_TEST) $(wildcard targets/lib/*.c)
 LF_NAMES := $(patsubst targets/%.c,%,$(wildcard targets/*.c))
@@ -251,6 +286,18 @@ ifeq ($(HAVE_BROTLI),1)
 else
 	@echo "brotli-seeds: built without brotli (install libbrotli-dev)"; exit 1
 endif
+
+# What the committed corpus reaches: gcc --coverage in a build directory of its own (the
+# default build stays uninstrumented), then lcov/genhtml.
+COVERAGE_B := build-coverage
+coverage:
+	@command -v lcov >/dev/null 2>&1 && command -v genhtml >/dev/null 2>&1 || \
+		{ echo "make coverage: needs lcov and genhtml, which are not installed (Debian/Ubuntu:" \
+		"apt-get install lcov; Fedora: dnf install lcov; macOS: brew install lcov)"; exit 1; }
+	@command -v gcc >/dev/null 2>&1 || { echo "make coverage: needs gcc (--coverage, gcov)"; exit 1; }
+	$(MAKE) B=$(COVERAGE_B) CC=gcc COVERAGE=1 SANITIZE= INSTRUMENT= $(COVERAGE_B)/fuzzgate
+	COV_PROG=$(COVERAGE_B)/fuzzgate COV_DIR=$(COVERAGE_B) COV_CASES=$(COVERAGE_CASES) \
+		sh tools/coverage.sh
 
 docs: $(B)/test-unit
 	$(B)/test-unit --cli-md > docs/cli.md

@@ -29,6 +29,11 @@
     ((c) ? (void)0 : fgi_assert_fail(__FILE__, __LINE__, #c))
 FGI_HIDDEN FG_NORETURN void fgi_assert_fail(const char *file, int line, const char *cond);
 
+/* fg_strerror, except that FG_EIO names its cause, strerror(errno): a file function that
+ * returns FG_EIO leaves errno saying why (ENOENT, EACCES, ENOSPC...), so call this before
+ * anything else can change errno — as an argument of the fprintf that reports it. */
+FGI_HIDDEN const char *fgi_strerror_io(fg_error err);
+
 #define FGI_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define FGI_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define FGI_MAX(a, b) ((a) > (b) ? (a) : (b))

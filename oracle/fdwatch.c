@@ -73,20 +73,20 @@ int fgi_fdwatch_note(fgi_fdwatch *w, const uint8_t *data, size_t size, int64_t k
  * `opened` (SCAN flags from *from) it marks the descriptors the run opened: only those
  * may be closed later, never one that was open before (the lowest free descriptor can
  * jump over a descriptor the host holds). */
-static int leaves(fgi_fdwatch *w, fgi_exec *e, const fgi_fd_slot *s, fgi_case_result *res,
+static int leaves(fgi_fdwatch *w, fgi_harness *e, const fgi_fd_slot *s, fgi_case_result *res,
                   int *from, uint8_t opened[SCAN])
 {
     fgi_mut saved;
     saved.napplied = s->napplied;
     memcpy(saved.applied, s->applied, sizeof saved.applied);
-    fgi_exec_origin(e, s->case_index, s->origin, &saved);
+    fgi_harness_origin(e, s->case_index, s->origin, &saved);
     int before = lowest_free(w);
     uint8_t was_open[SCAN] = {0};
     for (int i = 0; before != INT_MAX && i < SCAN; i++)
         was_open[i] = fcntl(before + i, F_GETFD) != -1;
-    fgi_exec_run(e, s->data, s->size, res);
+    fgi_harness_run(e, s->data, s->size, res);
     int after = lowest_free(w);
-    fgi_exec_origin(e, -1, "", NULL); /* `saved` is about to go out of scope */
+    fgi_harness_origin(e, -1, "", NULL); /* `saved` is about to go out of scope */
     *from = before;
     int left = 0;
     for (int i = 0; before != INT_MAX && i < SCAN; i++) {
@@ -105,7 +105,7 @@ static void close_opened(int from, const uint8_t opened[SCAN])
             close(from + i);
 }
 
-const fgi_fd_slot *fgi_fdwatch_check(fgi_fdwatch *w, fgi_exec *e, fgi_case_result *res)
+const fgi_fd_slot *fgi_fdwatch_check(fgi_fdwatch *w, fgi_harness *e, fgi_case_result *res)
 {
     unsigned n = w->count;
     w->count = 0;

@@ -12,7 +12,7 @@
 #ifndef FG_FDWATCH_H
 #define FG_FDWATCH_H
 
-#include "oracle/exec.h"
+#include "oracle/harness.h"
 
 #define FGI_FD_WINDOW 64 /* arbitrary: amortises the probe to a few ns per case */
 
@@ -44,7 +44,7 @@ FGI_HIDDEN int fgi_fdwatch_note(fgi_fdwatch *w, const uint8_t *data, size_t size
 /* Probes; when a descriptor was left open, finds the input that leaves one on every run
  * and returns its slot (valid until the next note), with res filled as a `retention`
  * finding. NULL when nothing was retained. Empties the window. */
-FGI_HIDDEN const fgi_fd_slot *fgi_fdwatch_check(fgi_fdwatch *w, fgi_exec *e,
+FGI_HIDDEN const fgi_fd_slot *fgi_fdwatch_check(fgi_fdwatch *w, fgi_harness *e,
                                                 fgi_case_result *res);
 
 #endif

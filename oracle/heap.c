@@ -7,7 +7,7 @@
  */
 #include "oracle/heap.h"
 
-#include "oracle/exec.h"
+#include "oracle/case.h"
 #include "oracle/heap_real.h"
 
 #include <dlfcn.h>
@@ -41,6 +41,13 @@ static struct {
     int refused;            /* a refusal on a thread that could not end the case */
     size_t refused_size;
 } heap;
+
+/* The malloc family below is weak: in a dynamic link the program's definition is found
+ * first whatever its binding, so it interposes as a strong one would; in a -static link
+ * libc.a's malloc.o (pulled in for __libc_malloc) defines the same names strongly and
+ * wins, where two strong definitions would not link at all. The heap oracles then see
+ * no allocation, and fgi_heap_interposed says so. */
+#define INTERPOSED __attribute__((weak))
 
 #define ARMED() atomic_load_explicit(&heap.armed, memory_order_relaxed)
 #define SITE() ((uintptr_t)__builtin_return_address(0))
@@ -137,10 +144,10 @@ static void refuse(size_t size, uintptr_t site)
     heap.refused = 1;
     heap.refused_size = size;
     unlock();
-    if (fgi_exec_on_case_thread()) {
+    if (fgi_case_on_thread()) {
         char where[128];
         fgi_heap_site_name(site, where, sizeof where);
-        fgi_exec_end_case("amplification", where,
+        fgi_case_end("amplification", where,
                           "an allocation of %zu bytes, with %zu bytes live, would pass the "
                           "case's allowance of %zu bytes (at %s)",
                           size, live, allowance, where);
@@ -165,7 +172,7 @@ static void *record(void *p, size_t size, uintptr_t site)
 {
     if (!p)
         return p;
-    int mine = fgi_exec_on_case_thread();
+    int mine = fgi_case_on_thread();
     lock();
     /* Another thread may have been admitted just before the case ended: its block is
      * not the next case's, so it is not recorded once the registry is disarmed. */
@@ -185,7 +192,7 @@ static void *record(void *p, size_t size, uintptr_t site)
     return p;
 }
 
-void *malloc(size_t size)
+INTERPOSED void *malloc(size_t size)
 {
     if (!ARMED())
         return FGI_REAL(malloc)(size);
@@ -194,7 +201,7 @@ void *malloc(size_t size)
     return record(FGI_REAL(malloc)(size), size, SITE());
 }
 
-void free(void *p)
+INTERPOSED void free(void *p)
 {
     if (p && ARMED()) {
         size_t size;
@@ -205,7 +212,7 @@ void free(void *p)
     FGI_REAL(free)(p);
 }
 
-void *calloc(size_t n, size_t size)
+INTERPOSED void *calloc(size_t n, size_t size)
 {
     if (!ARMED())
         return FGI_REAL(calloc)(n, size);
@@ -217,7 +224,7 @@ void *calloc(size_t n, size_t size)
     return record(FGI_REAL(calloc)(n, size), total, SITE());
 }
 
-void *realloc(void *p, size_t size)
+INTERPOSED void *realloc(void *p, size_t size)
 {
     if (!ARMED())
         return FGI_REAL(realloc)(p, size);
@@ -226,13 +233,13 @@ void *realloc(void *p, size_t size)
     int known = p && forget(p, &old);
     if (!fits(size)) {
         if (known)
-            insert(p, old, SITE(), fgi_exec_on_case_thread()); /* still the caller's */
+            insert(p, old, SITE(), fgi_case_on_thread()); /* still the caller's */
         refuse(size, SITE());
         return errno = ENOMEM, NULL;
     }
     unlock();
     void *q = FGI_REAL(realloc)(p, size);
-    int mine = fgi_exec_on_case_thread();
+    int mine = fgi_case_on_thread();
     lock();
     if (ARMED() && q)
         insert(q, size, SITE(), mine);
@@ -242,7 +249,7 @@ void *realloc(void *p, size_t size)
     return q;
 }
 
-void *reallocarray(void *p, size_t n, size_t size)
+INTERPOSED void *reallocarray(void *p, size_t n, size_t size)
 {
     size_t total;
     if (__builtin_mul_overflow(n, size, &total))
@@ -259,17 +266,17 @@ static void *aligned(size_t align, size_t size, uintptr_t site)
     return record(FGI_REAL(memalign)(align, size), size, site);
 }
 
-void *memalign(size_t align, size_t size)
+INTERPOSED void *memalign(size_t align, size_t size)
 {
     return aligned(align, size, SITE());
 }
 
-void *aligned_alloc(size_t align, size_t size)
+INTERPOSED void *aligned_alloc(size_t align, size_t size)
 {
     return aligned(align, size, SITE());
 }
 
-int posix_memalign(void **out, size_t align, size_t size)
+INTERPOSED int posix_memalign(void **out, size_t align, size_t size)
 {
     if (align < sizeof(void *) || (align & (align - 1)) != 0)
         return EINVAL;
@@ -280,17 +287,28 @@ int posix_memalign(void **out, size_t align, size_t size)
     return 0;
 }
 
-void *valloc(size_t size)
+INTERPOSED void *valloc(size_t size)
 {
     return aligned(4096, size, SITE());
 }
 
-void *pvalloc(size_t size)
+INTERPOSED void *pvalloc(size_t size)
 {
     return aligned(4096, (size + 4095) & ~(size_t)4095, SITE());
 }
 
 /* ---- the oracle side ---------------------------------------------------------------- */
+
+int fgi_heap_interposed(void)
+{
+    void *(*volatile alloc)(size_t) = malloc; /* called as the program calls it */
+    fgi_heap_report r;
+    fgi_heap_arm(SIZE_MAX);
+    void *p = alloc(1);
+    fgi_heap_disarm(&r);
+    FGI_REAL(free)(p);
+    return r.live_blocks > 0;
+}
 
 void fgi_heap_arm(size_t allowance)
 {

@@ -27,6 +27,10 @@ typedef struct fgi_heap_report {
     size_t refused_size; /* what it asked for */
 } fgi_heap_report;
 
+/* 1 when the program's malloc is the interposed one, 0 when another definition won (a
+ * -static link against libc.a): then the amplification and heap retention oracles see
+ * nothing. Arms and disarms the registry: never during a case. */
+FGI_HIDDEN int fgi_heap_interposed(void);
 /* Starts recording for one case with the given allowance (peak live bytes). */
 FGI_HIDDEN void fgi_heap_arm(size_t allowance);
 /* Stops recording and reports what the case left. The registry is emptied; the live

@@ -2,7 +2,8 @@
  * on the case path. */
 #include "oracle/watchdog.h"
 
-#include "oracle/exec.h"
+#include "oracle/case.h"
+#include "oracle/timeout.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -55,7 +56,7 @@ static void *watch(void *arg)
         if (atomic_load(&w->stop))
             break;
         int active;
-        unsigned long now = fgi_exec_cases_started(&active);
+        unsigned long now = fgi_case_started(&active);
         struct timespec t;
         clock_gettime(CLOCK_MONOTONIC, &t);
         if (!active || now != last || !seen) {
@@ -77,7 +78,7 @@ static void *watch(void *arg)
             snprintf(detail, sizeof detail,
                      "the case ran for %u+ ms, past its deadline of %u ms", running_ms,
                      w->time_ms);
-            fgi_exec_timeout(detail);
+            fgi_timeout_deliver(detail);
         }
     }
     return NULL;

@@ -250,6 +250,12 @@ static int settle(fgi_lf_config *c, const parse_state *p, FILE *log)
         if (fg_options_set(c->opt, "seconds", FOREVER_SECONDS) != FG_OK)
             return fprintf(log, "fuzzgate: %s\n", fg_options_error(c->opt)), 2;
     }
+    /* A mode does its job once and ends, whatever the time flags say (a merge under the
+     * ten-year "until stopped" would fuzz forever). Supervised, so an input that crashes
+     * is a trial's result, not the end of the merge or of the minimisation. */
+    if (c->mode && (fg_options_set(c->opt, "seconds", "0") != FG_OK ||
+                    fg_options_set(c->opt, "fork", "1") != FG_OK))
+        return fprintf(log, "fuzzgate: -%s: %s\n", c->mode, fg_options_error(c->opt)), 2;
     if (p->timeout_given) {
         /* 0 is "no deadline": the longest the session allows (2^30 ms, about 12 days). */
         unsigned long long ms = p->timeout_s == 0 || p->timeout_s > (1LL << 30) / 1000

@@ -16,11 +16,14 @@
 #include "engine/run/session.h"
 
 #include "engine/base/dir.h"
+#include "engine/base/errout.h"
+#include "engine/findings/merge.h"
 #include "engine/run/options.h"
 #include "engine/run/outcome.h"
 #include "engine/run/registry.h"
 #include "engine/base/rng.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -171,7 +174,7 @@ static int add_seed_file(const char *path, FILE *log)
     size_t size;
     fg_error e = fgi_file_read(path, SEED_FILE_LIMIT, &data, &size);
     if (e != FG_OK) {
-        fprintf(log, "fuzzgate: cannot read %s: %s\n", path, fg_strerror(e));
+        fprintf(log, "fuzzgate: cannot read %s: %s\n", path, fgi_strerror_io(e));
         return 2;
     }
     int rc = fg_seeds_add(&lf.seeds, data, size) == 0 ? 0 : 2;
@@ -185,7 +188,8 @@ static int add_seed_dir(const char *dir, FILE *log)
     int missing = 0;
     fg_error e = fgi_dir_list(dir, &names, &missing);
     if (e != FG_OK) {
-        fprintf(log, "fuzzgate: cannot read corpus directory %s: %s\n", dir, fg_strerror(e));
+        fprintf(log, "fuzzgate: cannot read corpus directory %s: %s\n", dir,
+                fgi_strerror_io(e));
         return 2;
     }
     int rc = 0;
@@ -207,8 +211,10 @@ static int add_seed_inputs(const char *spec, FILE *log)
     uint8_t *listed = NULL;
     size_t n;
     if (spec[0] == '@') {
-        if (fgi_file_read(spec + 1, SEED_FILE_LIMIT, &listed, &n) != FG_OK) {
-            fprintf(log, "fuzzgate: -seed_inputs: cannot read %s\n", spec + 1);
+        fg_error e = fgi_file_read(spec + 1, SEED_FILE_LIMIT, &listed, &n);
+        if (e != FG_OK) {
+            fprintf(log, "fuzzgate: -seed_inputs: cannot read %s: %s\n", spec + 1,
+                    fgi_strerror_io(e));
             return 2;
         }
         char *text = fgi_realloc(listed, n + 1);
@@ -264,8 +270,16 @@ static void final_stats(const fg_outcome *o, FILE *out)
     fprintf(out, "stat::peak_rss_mb:              %ld\n", rss_mb);
 }
 
+/* -close_fd_mask: the harness's stdout (1) and stderr (2) go to /dev/null. The engine's
+ * own reports keep a private copy of stderr (as libFuzzer's do), so a quiet harness
+ * still shows its status, its findings and their artifact lines. */
 static void close_fds(unsigned mask)
 {
+    if ((mask & 2) && fgi_errout_keep() != FG_OK) {
+        fprintf(stderr, "fuzzgate: -close_fd_mask=%u: cannot keep a copy of stderr (%s): "
+                        "stderr stays open\n", mask, strerror(errno));
+        mask &= ~2u;
+    }
     int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null < 0)
         return;
@@ -284,28 +298,34 @@ static const char *base_name(const char *path)
 
 /* Each file argument once, as libFuzzer runs a crash file to reproduce it. */
 static int run_files(fg_session *s, const fg_target *t, const fgi_lf_config *c,
-                     const char *argv0)
+                     const char *argv0, FILE *log)
 {
     int status = 0;
     for (int i = 0; i < c->ninputs; i++) {
-        fprintf(stderr, "Running: %s\n", c->inputs[i]);
+        fprintf(log, "Running: %s\n", c->inputs[i]);
         fg_outcome *o = NULL;
         fg_error e = fg_session_replay(s, t, c->inputs[i], &o);
         if (e != FG_OK) {
-            fprintf(stderr, "fuzzgate: %s: %s\n", c->inputs[i], fg_strerror(e));
+            fprintf(log, "fuzzgate: %s: %s\n", c->inputs[i], fgi_strerror_io(e));
             status = 2;
             continue;
         }
         if (fg_outcome_passed(o)) {
-            fprintf(stderr, "Executed %s: ok\n", c->inputs[i]);
+            fprintf(log, "Executed %s: ok\n", c->inputs[i]);
         } else {
-            print_findings(o, argv0, stderr);
+            print_findings(o, argv0, log);
             if (status == 0)
                 status = c->error_exitcode;
         }
         fg_outcome_free(o);
     }
     return status;
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* Reads the positional arguments: *all_files says whether every one is a file. */
@@ -315,8 +335,8 @@ static int classify_inputs(const fgi_lf_config *c, int *all_files, FILE *log)
     for (int i = 0; i < c->ninputs; i++) {
         struct stat st;
         if (stat(c->inputs[i], &st) != 0) {
-            fprintf(log, "fuzzgate: ERROR: '%s' does not exist (a corpus directory or an "
-                         "input file)\n", c->inputs[i]);
+            fprintf(log, "fuzzgate: ERROR: '%s' (a corpus directory or an input file): %s\n",
+                    c->inputs[i], strerror(errno));
             return 2;
         }
         if (S_ISDIR(st.st_mode))
@@ -328,40 +348,72 @@ static int classify_inputs(const fgi_lf_config *c, int *all_files, FILE *log)
 static int load_seeds(const fgi_lf_config *c, FILE *log)
 {
     int rc = 0;
-    for (int i = 0; i < c->ninputs && rc == 0; i++) {
-        struct stat st;
-        rc = stat(c->inputs[i], &st) == 0 && S_ISDIR(st.st_mode)
-                 ? add_seed_dir(c->inputs[i], log)
-                 : add_seed_file(c->inputs[i], log);
-    }
+    for (int i = 0; i < c->ninputs && rc == 0; i++)
+        rc = is_dir(c->inputs[i]) ? add_seed_dir(c->inputs[i], log)
+                                  : add_seed_file(c->inputs[i], log);
     if (rc == 0 && c->seed_inputs)
         rc = add_seed_inputs(c->seed_inputs, log);
     return rc;
 }
 
-/* The first corpus directory is where libFuzzer writes what it keeps; fuzzgate does when
- * it has a corpus_out option. */
-static int corpus_out(const fgi_lf_config *c, FILE *log)
+/* The first corpus directory is where libFuzzer writes the inputs it keeps, named by
+ * their SHA-1, and where the next run finds them; --corpus-out=DIR asks for fuzzgate's
+ * layout (DIR/<program>/<sha1>) instead. */
+static const char *keep_dir(const fgi_lf_config *c)
 {
-    /* fuzzgate's corpus_out writes <dir>/<target>/<sha1>, not <dir>/<sha1> as libFuzzer
-     * does; until the layouts agree, nothing is written back, and the run says so. */
-    for (int i = 0; i < c->ninputs; i++) {
-        struct stat st;
-        if (stat(c->inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            fprintf(log, "INFO: this driver does not write new inputs back to %s "
-                         "(docs/libfuzzer.md)\n", c->inputs[i]);
-            break;
-        }
-    }
-    return 0;
+    if (c->mode || (c->opt->v.corpus_out && c->opt->v.corpus_out[0]))
+        return NULL;
+    for (int i = 0; i < c->ninputs; i++)
+        if (is_dir(c->inputs[i]))
+            return c->inputs[i];
+    return NULL;
 }
 
-static int run(fgi_lf_config *c, const char *argv0)
+/* -merge=1, -set_cover_merge=1, -minimize_crash=1: each does its job once and ends. */
+static int run_mode(fg_session *s, const fg_target *t, const fgi_lf_config *c, FILE *log)
 {
-    int all_files, rc = classify_inputs(c, &all_files, stderr);
+    int minimize = strcmp(c->mode, "minimize_crash") == 0;
+    if (minimize && c->ninputs == 1)
+        return fgi_mode_minimize(s, t, c->inputs[0], log);
+    if (!minimize && c->ninputs >= 1) {
+        /* libFuzzer's -merge=1 walks the inputs smallest first and keeps each that adds a
+         * feature; -set_cover_merge=1 is fuzzgate's weighted set cover. */
+        s->merge_how = strcmp(c->mode, "merge") == 0 ? FGI_MERGE_SMALLEST_FIRST
+                                                     : FGI_MERGE_COVER;
+        return fgi_mode_merge(s, t, c->inputs[0], c->ninputs - 1, c->inputs + 1, log);
+    }
+    fprintf(log, "fuzzgate: -%s needs %s\n", c->mode,
+            minimize ? "exactly one crash file" : "an output directory and inputs");
+    return 2;
+}
+
+static int run_fuzz(fg_session *s, const fg_target *t, const fgi_lf_config *c,
+                    const char *argv0, FILE *log)
+{
+    fg_outcome *o = NULL;
+    fg_error e = fg_session_run(s, t, &o);
+    if (e != FG_OK) {
+        fprintf(log, "fuzzgate: %s: %s\n", t->name, fgi_strerror_io(e));
+        return 2;
+    }
+    print_findings(o, argv0, log);
+    fprintf(log, "Done %llu runs in %.0f second(s)\n",
+            (unsigned long long)(o->cases + o->replayed), o->seconds);
+    if (c->print_final_stats)
+        final_stats(o, log);
+    int status = fg_outcome_passed(o) ? 0 : c->error_exitcode;
+    if (o->store_failed)
+        status = 2;
+    fg_outcome_free(o);
+    return status;
+}
+
+static int run(fgi_lf_config *c, const fgi_lf_hooks *h, const char *argv0, FILE *log)
+{
+    int all_files, rc = classify_inputs(c, &all_files, log);
     if (rc)
         return rc;
-    if (!all_files && ((rc = load_seeds(c, stderr)) || (rc = corpus_out(c, stderr))))
+    if (!all_files && !c->mode && (rc = load_seeds(c, log)))
         return rc;
     size_t longest = 0;
     for (size_t i = 0; i < lf.seeds.count; i++)
@@ -377,47 +429,25 @@ static int run(fgi_lf_config *c, const char *argv0)
         .max_len = FGI_MAX(longest, (size_t)LIBFUZZER_MIN_MAX_LEN),
     };
     size_t max_len = c->opt->v.max_len ? (size_t)c->opt->v.max_len : t.max_len;
-    t.domain = fgi_libfuzzer_domain(&lf.hooks, max_len);
+    t.domain = fgi_libfuzzer_domain(h, max_len);
     fgi_rng_case(&lf.fallback, c->opt->v.seed, fgi_hash_str(t.name), 0);
 
     fg_error e;
     fg_session *s = fg_session_new(c->opt, &e);
     if (!s) {
-        fprintf(stderr, "fuzzgate: %s\n", fg_strerror(e));
+        if (e != FG_EOPTION) /* a bad option value has said so, naming it */
+            fprintf(log, "fuzzgate: %s\n", fg_strerror(e));
         return 2;
     }
     fg_session_set_program(s, argv0);
-    fprintf(stderr, "INFO: Seed: %llu (fuzzgate's libFuzzer driver)\n",
-            (unsigned long long)c->opt->v.seed);
-    int status = 0;
-    if (c->mode && strcmp(c->mode, "minimize_crash") == 0 && c->ninputs == 1) {
-        status = fgi_mode_minimize(s, &t, c->inputs[0], stderr);
-    } else if (c->mode && strcmp(c->mode, "minimize_crash") != 0 && c->ninputs >= 1) {
-        status = fgi_mode_merge(s, &t, c->inputs[0], c->ninputs - 1, c->inputs + 1, stderr);
-    } else if (c->mode) {
-        fprintf(stderr, "fuzzgate: -%s needs %s\n", c->mode,
-                strcmp(c->mode, "minimize_crash") == 0 ? "exactly one crash file"
-                                                       : "an output directory and inputs");
-        status = 2;
-    } else if (all_files) {
-        status = run_files(s, &t, c, argv0);
-    } else {
-        fg_outcome *o = NULL;
-        if ((e = fg_session_run(s, &t, &o)) != FG_OK) {
-            fprintf(stderr, "fuzzgate: %s: %s\n", t.name, fg_strerror(e));
-            status = 2;
-        } else {
-            print_findings(o, argv0, stderr);
-            fprintf(stderr, "Done %llu runs in %.0f second(s)\n",
-                    (unsigned long long)(o->cases + o->replayed), o->seconds);
-            if (c->print_final_stats)
-                final_stats(o, stderr);
-            status = fg_outcome_passed(o) ? 0 : c->error_exitcode;
-            if (o->store_failed)
-                status = 2;
-        }
-        fg_outcome_free(o);
-    }
+    s->keep_dir = keep_dir(c);
+    fgi_lf_facts facts = {c->opt->v.seed, s->dict.count, !c->mode,
+                          all_files ? (size_t)c->ninputs : lf.seeds.count, max_len,
+                          s->keep_dir};
+    fgi_lf_banner(log, h, &facts);
+    int status = c->mode    ? run_mode(s, &t, c, log)
+                 : all_files ? run_files(s, &t, c, argv0, log)
+                             : run_fuzz(s, &t, c, argv0, log);
     fg_session_free(s);
     return status;
 }
@@ -435,7 +465,7 @@ int fgi_libfuzzer_main(int argc, char **argv, const fgi_lf_hooks *h)
     } else if (status == 0) {
         if (c.close_fd_mask)
             close_fds(c.close_fd_mask);
-        status = run(&c, argv0);
+        status = run(&c, h, argv0, fgi_errout_file());
     }
     fgi_seeds_free(&lf.seeds);
     memset(&lf.seeds, 0, sizeof lf.seeds);

@@ -47,6 +47,22 @@ FGI_HIDDEN const char *fgi_lf_flag_at(size_t index);
 /* 1 when this build has a fuzzgate option of that name (a field of options.def). */
 FGI_HIDDEN int fgi_lf_option_exists(const char *name);
 
+/* What the start-up banner says besides coverage. */
+typedef struct fgi_lf_facts {
+    uint64_t seed;
+    size_t dict_entries;
+    int fuzzing;          /* a run over inputs (not a merge or a minimisation)... */
+    size_t inputs;        /* ...which read this many corpus files and file arguments */
+    size_t max_len;
+    const char *keep_dir; /* where kept inputs are written, or NULL */
+} fgi_lf_facts;
+
+/* The start-up banner (lf_banner.c), on log: the seed; the coverage the harness has
+ * (modules and edges, or a warning and how to add it), found by running the empty input
+ * once in a forked child; comparison tracing; a heap oracle a -static link blinded; the
+ * dictionary, inputs read and max_len. Before the run, never during a case. */
+FGI_HIDDEN void fgi_lf_banner(FILE *log, const fgi_lf_hooks *h, const fgi_lf_facts *f);
+
 /* The whole driver: LLVMFuzzerInitialize, the flags, then a run over the corpus
  * directories or a replay of the files named. Returns the exit status: 0 passed,
  * error_exitcode (77) for findings, 2 for a usage or engine error. A fatal signal ends

@@ -118,11 +118,13 @@ fg_error fgi_file_read(const char *path, size_t limit, uint8_t **data, size_t *s
         else if (n == 0)
             break;
     }
+    int why = errno;
     if (err == FG_OK && ferror(f))
         err = FG_EIO;
     fclose(f);
     if (err != FG_OK) {
         fgi_free(buf);
+        errno = why; /* FG_EIO: the read's cause, not fclose's or free's */
         return err;
     }
     *data = buf;

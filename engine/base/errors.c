@@ -1,5 +1,9 @@
-/* engine/base/errors.c — the text of each engine error code, from the one FG_ERRORS list. */
+/* engine/base/errors.c — the text of each engine error code, from the one FG_ERRORS list
+ * (and, for an I/O error, the cause errno names). */
 #include "engine/internal.h"
+
+#include <errno.h>
+#include <string.h>
 
 const char *fg_strerror(fg_error err)
 {
@@ -9,4 +13,9 @@ const char *fg_strerror(fg_error err)
 #undef FG_ERROR_TEXT
     };
     return (unsigned)err < FGI_ARRAY_LEN(text) ? text[err] : "unknown error";
+}
+
+const char *fgi_strerror_io(fg_error err)
+{
+    return err == FG_EIO && errno ? strerror(errno) : fg_strerror(err);
 }

@@ -1,6 +1,7 @@
 /* engine/base/mem.c — the engine's memory funnel, with fault injection for tests. */
 #include "engine/internal.h"
 
+#include "engine/base/errout.h"
 #include "oracle/heap.h"
 
 #include <stdarg.h>
@@ -73,7 +74,8 @@ char *fgi_strdup(const char *s)
 
 void fgi_assert_fail(const char *file, int line, const char *cond)
 {
-    fprintf(stderr, "fuzzgate: engine assertion failed at %s:%d: %s\n", file, line, cond);
+    fprintf(fgi_errout_file(), "fuzzgate: engine assertion failed at %s:%d: %s\n", file, line,
+            cond);
     abort();
 }
 

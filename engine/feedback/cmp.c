@@ -1,7 +1,7 @@
-/* engine/feedback/cmp.c — the trace-cmp and trace-switch callbacks and the tables they fill. */
+/* engine/feedback/cmp.c — the comparison callbacks and hooks, and the tables they fill. */
 #include "engine/feedback/cmp.h"
 
-#include "oracle/exec.h"
+#include "oracle/case.h"
 #include "engine/feedback/sancov.h"
 #include "engine/mutate/numbers.h"
 
@@ -32,6 +32,7 @@ static struct {
         uint8_t len, bytes[FGI_CMP_STR_MAX];
     } promoted[FGI_CMP_AUTO];     /* the automatic dictionary */
     unsigned npromoted;
+    int traced;                   /* a trace-cmp callback has fired (fgi_cmp_traced) */
 } cmp;
 
 #define NCOUNTS FGI_ARRAY_LEN(cmp.counts)
@@ -111,7 +112,6 @@ const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len)
 
 void fgi_cmp_reset(void)
 {
-    fgi_strhook_link();
     cmp.nints = cmp.nstrs = cmp.npool_ints = cmp.npool_strs = 0;
     memset(cmp.counts, 0, sizeof cmp.counts);
     cmp.ncounts = cmp.npromoted = 0;
@@ -200,11 +200,17 @@ size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap)
     return (size_t)n;
 }
 
+int fgi_cmp_traced(void)
+{
+    return cmp.traced;
+}
+
 static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
 {
+    cmp.traced = 1;
     /* Equal operands teach nothing, and small constants are what byte havoc finds on its
      * own; both would crowd the table. */
-    if (a == b || !fgi_exec_in_case() || (a < 2 && b < 2))
+    if (a == b || !fgi_case_running() || (a < 2 && b < 2))
         return;
     fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
     slot->a = a;
@@ -216,7 +222,7 @@ static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
 
 void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
 {
-    if (!fgi_exec_in_case() || alen == 0 || blen == 0)
+    if (!fgi_case_running() || alen == 0 || blen == 0)
         return;
     alen = alen < FGI_CMP_STR_MAX ? alen : FGI_CMP_STR_MAX;
     blen = blen < FGI_CMP_STR_MAX ? blen : FGI_CMP_STR_MAX;
@@ -241,7 +247,7 @@ void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
  * writes them back as text, and for cmp_int where a format stores them as bytes. */
 static void note_real(uint64_t a, uint64_t b, uint8_t width, uint8_t kind)
 {
-    if (a == b || !fgi_exec_in_case())
+    if (a == b || !fgi_case_running())
         return;
     fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
     slot->a = a;
@@ -285,4 +291,64 @@ void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases)
     uint8_t width = (uint8_t)(cases[1] / 8);
     for (uint64_t i = 0; i < n && i < 16; i++)
         note_int(val, cases[2 + i], width ? width : 8, 1);
+}
+
+/* The string-function hooks (sancov.h): a comparison that failed (r != 0) or a search that
+ * found nothing (r == NULL) tells the mutator which bytes the input lacked. Strings are
+ * read up to FGI_CMP_STR_MAX bytes (or the call's own bound), never past their NUL. */
+
+static size_t bounded_len(const char *s, size_t max)
+{
+    size_t n = 0;
+    while (n < max && s[n])
+        n++;
+    return n;
+}
+
+static void note_strings(const char *a, const char *b, size_t max)
+{
+    fgi_cmp_note_bytes(a, bounded_len(a, max), b, bounded_len(b, max));
+}
+
+void __sanitizer_weak_hook_memcmp(void *pc, const void *a, const void *b, size_t n, int r)
+{
+    (void)pc;
+    if (r)
+        fgi_cmp_note_bytes(a, n, b, n);
+}
+
+void __sanitizer_weak_hook_strncmp(void *pc, const char *a, const char *b, size_t n, int r)
+{
+    (void)pc;
+    if (r)
+        note_strings(a, b, n < FGI_CMP_STR_MAX ? n : FGI_CMP_STR_MAX);
+}
+
+void __sanitizer_weak_hook_strcmp(void *pc, const char *a, const char *b, int r)
+{
+    (void)pc;
+    if (r)
+        note_strings(a, b, FGI_CMP_STR_MAX);
+}
+
+void __sanitizer_weak_hook_strcasecmp(void *pc, const char *a, const char *b, int r)
+{
+    (void)pc;
+    if (r)
+        note_strings(a, b, FGI_CMP_STR_MAX);
+}
+
+void __sanitizer_weak_hook_strstr(void *pc, const char *h, const char *n, char *r)
+{
+    (void)pc;
+    if (!r)
+        note_strings(h, n, FGI_CMP_STR_MAX);
+}
+
+void __sanitizer_weak_hook_memmem(void *pc, const void *h, size_t hn, const void *n,
+                                  size_t nn, void *r)
+{
+    (void)pc;
+    if (!r)
+        fgi_cmp_note_bytes(h, hn, n, nn);
 }

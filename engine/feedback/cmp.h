@@ -32,8 +32,9 @@ typedef struct fgi_cmp_str {
     uint8_t alen, blen;
 } fgi_cmp_str;
 
-/* Does nothing; its reference keeps strhook.o (the memcmp-family observers) linked. */
-FGI_HIDDEN void fgi_strhook_link(void);
+/* 1 once a trace-cmp callback has fired, in a case or not: the build has comparison
+ * tracing (for a start-up banner). */
+FGI_HIDDEN int fgi_cmp_traced(void);
 
 /* Empties the tables (a target's run starts here). */
 FGI_HIDDEN void fgi_cmp_reset(void);

@@ -13,7 +13,7 @@
  */
 #include "engine/feedback/coverage.h"
 
-#include "oracle/exec.h"
+#include "oracle/case.h"
 #include "engine/feedback/sancov.h"
 
 #include <link.h>
@@ -43,6 +43,8 @@ static struct {
     unsigned ntouched;         /* ...how many; PC_TOUCHED + 1 = too many, scan the map */
     uintptr_t last_lo, last_hi; /* the module range of the last trace-pc lookup */
     uint64_t last_id;
+    uint64_t pc_ids[MAX_MODULES]; /* the modules trace-pc has seen (for the banner)... */
+    unsigned pc_nids;             /* ...how many */
     uint64_t executed;         /* edges executed this case (callback instrumentation) */
     uint64_t budget;           /* the case's limit; 0 = none */
 } cov;
@@ -50,10 +52,10 @@ static struct {
 /* Counts one executed edge; past the budget, ends the case (on its own thread). */
 static inline void count_edge(void)
 {
-    if (++cov.executed > cov.budget && cov.budget && fgi_exec_on_case_thread()) {
+    if (++cov.executed > cov.budget && cov.budget && fgi_case_on_thread()) {
         uint64_t budget = cov.budget;
         cov.budget = 0;
-        fgi_exec_end_case("timeout", "edge budget",
+        fgi_case_end("timeout", "edge budget",
                           "the case executed more than %llu edges, its deterministic budget",
                           (unsigned long long)budget);
     }
@@ -179,6 +181,11 @@ void __sanitizer_cov_trace_pc(void)
         cov.last_hi = f.hi;
         cov.last_id = f.id;
         cov.enabled = cov.pc_used = 1;
+        unsigned k = 0;
+        while (k < cov.pc_nids && cov.pc_ids[k] != f.id)
+            k++;
+        if (k == cov.pc_nids && k < MAX_MODULES)
+            cov.pc_ids[cov.pc_nids++] = f.id;
     }
     uint64_t h = fg_mix64(cov.last_id ^ (pc - cov.last_lo));
     uint32_t slot = (uint32_t)(h & (PC_MAP_SIZE - 1));
@@ -260,6 +267,15 @@ size_t fgi_cov_features(void (*fn)(void *ctx, uint64_t feature), void *ctx)
         }
     }
     return hit;
+}
+
+void fgi_cov_describe(fgi_cov_info *out)
+{
+    out->modules = cov.nmods;
+    out->edges = 0;
+    for (unsigned i = 0; i < cov.nmods; i++)
+        out->edges += cov.mods[i].count;
+    out->pc_modules = cov.pc_nids;
 }
 
 size_t fgi_cov_edges_total(void)

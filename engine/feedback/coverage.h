@@ -31,6 +31,17 @@ FGI_HIDDEN void fgi_cov_budget(uint64_t edges);
  * 20 M edges in a fraction of a second. */
 FGI_HIDDEN uint64_t fgi_cov_default_budget(size_t size);
 
+/* What is instrumented, for a start-up banner: modules that registered counters at load
+ * (clang's inline-8bit-counters or trace-pc-guard) with their edges, and modules whose
+ * trace-pc callbacks have fired so far (gcc, or clang's trace-pc: such a module names
+ * itself only when its code runs, and its edges are found as they run). */
+typedef struct fgi_cov_info {
+    unsigned modules;    /* registered at load */
+    size_t edges;        /* their edges */
+    unsigned pc_modules; /* seen through trace-pc callbacks */
+} fgi_cov_info;
+FGI_HIDDEN void fgi_cov_describe(fgi_cov_info *out);
+
 /* Instrumented edges known so far (for status lines). */
 FGI_HIDDEN size_t fgi_cov_edges_total(void);
 

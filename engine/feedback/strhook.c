@@ -1,92 +1,33 @@
-/* engine/feedback/strhook.c — the memcmp family observed for comparison feedback.
+/* engine/feedback/strhook.c — the memcmp family interposed, for comparison feedback.
  *
- * Plain builds: memcmp, strcmp, strncmp, strcasecmp, strstr and memmem are interposed in
- * the binary that links libfuzzgate and forward to the C library's own (found with
- * dlsym(RTLD_NEXT) before main; a byte loop serves until then). Under AddressSanitizer,
- * which owns these functions, its weak hooks are defined instead. Either way operands are
- * recorded only while a case runs. This file is compiled with -fno-builtin so that the
- * forwarders are not turned back into calls to themselves.
+ * Plain builds: memcmp, strcmp, strncmp, strcasecmp, strstr and memmem are defined here,
+ * in the binary that links libfuzzgate, and forward to the C library's own (found with
+ * dlsym(RTLD_NEXT) before main; a byte loop serves until then). After the call each one
+ * reports to the sanitizers' hook of its name (sancov.h), as libFuzzer's interceptors do:
+ * through a weak reference, which cmp.c's recorder fills. Nothing refers to this file, and
+ * nothing needs to: it defines memcmp and friends, which the engine and the targets call,
+ * so the linker takes it from the archive before it reaches the C library.
+ *
+ * Under AddressSanitizer, which intercepts these functions itself and calls the same
+ * hooks, the file is empty. It is compiled with -fno-builtin so that the forwarders are
+ * not turned back into calls to themselves.
  */
-#include "engine/feedback/cmp.h"
+#include "engine/internal.h"
+
+#ifndef FGI_ASAN
+
+#include "engine/feedback/sancov.h"
 
 #include <dlfcn.h>
 #include <string.h>
 #include <strings.h>
 
-/* Referenced by cmp.c so this object is always linked: under ASan nothing else names it
- * (the runtime has weak default hooks of its own), and the archive member would be
- * dropped with every hook in it. */
-void fgi_strhook_link(void)
-{
-}
-
-static size_t bounded_len(const char *s, size_t max)
-{
-    size_t n = 0;
-    while (n < max && s[n])
-        n++;
-    return n;
-}
-
-static void note_strings(const char *a, const char *b, size_t max)
-{
-    fgi_cmp_note_bytes(a, bounded_len(a, max), b, bounded_len(b, max));
-}
-
-#ifdef FGI_ASAN
-
-void __sanitizer_weak_hook_memcmp(void *pc, const void *a, const void *b, size_t n, int r);
-void __sanitizer_weak_hook_strncmp(void *pc, const char *a, const char *b, size_t n, int r);
-void __sanitizer_weak_hook_strcmp(void *pc, const char *a, const char *b, int r);
-void __sanitizer_weak_hook_strcasecmp(void *pc, const char *a, const char *b, int r);
-void __sanitizer_weak_hook_strstr(void *pc, const char *h, const char *n, char *r);
-void __sanitizer_weak_hook_memmem(void *pc, const void *h, size_t hn, const void *n,
-                                  size_t nn, void *r);
-
-void __sanitizer_weak_hook_memcmp(void *pc, const void *a, const void *b, size_t n, int r)
-{
-    (void)pc;
-    if (r)
-        fgi_cmp_note_bytes(a, n, b, n);
-}
-
-void __sanitizer_weak_hook_strncmp(void *pc, const char *a, const char *b, size_t n, int r)
-{
-    (void)pc;
-    if (r)
-        note_strings(a, b, n);
-}
-
-void __sanitizer_weak_hook_strcmp(void *pc, const char *a, const char *b, int r)
-{
-    (void)pc;
-    if (r)
-        note_strings(a, b, FGI_CMP_STR_MAX);
-}
-
-void __sanitizer_weak_hook_strcasecmp(void *pc, const char *a, const char *b, int r)
-{
-    (void)pc;
-    if (r)
-        note_strings(a, b, FGI_CMP_STR_MAX);
-}
-
-void __sanitizer_weak_hook_strstr(void *pc, const char *h, const char *n, char *r)
-{
-    (void)pc;
-    if (!r)
-        note_strings(h, n, FGI_CMP_STR_MAX);
-}
-
-void __sanitizer_weak_hook_memmem(void *pc, const void *h, size_t hn, const void *n,
-                                  size_t nn, void *r)
-{
-    (void)pc;
-    if (!r)
-        fgi_cmp_note_bytes(h, hn, n, nn);
-}
-
-#else
+#pragma weak __sanitizer_weak_hook_memcmp
+#pragma weak __sanitizer_weak_hook_strncmp
+#pragma weak __sanitizer_weak_hook_strcmp
+#pragma weak __sanitizer_weak_hook_strcasecmp
+#pragma weak __sanitizer_weak_hook_strstr
+#pragma weak __sanitizer_weak_hook_memmem
 
 /* Process-wide because these replace libc functions for the whole program; written once
  * by the constructor below, read by any thread. */
@@ -109,6 +50,15 @@ __attribute__((constructor)) static void resolve(void)
     real.memmem =
         (void *(*)(const void *, size_t, const void *, size_t))dlsym(RTLD_NEXT, "memmem");
 }
+
+/* The hooks' pc: the call site in the caller. */
+#define CALLER __builtin_return_address(0)
+
+/* Weak, as the malloc family in oracle/heap.c: in a dynamic link the program's definition
+ * interposes whatever its binding; in a -static link libc.a's (pulled in for another
+ * symbol of its object, such as bcmp) wins instead of failing the link, and comparisons
+ * of uninstrumented code go unseen. */
+#define INTERPOSED __attribute__((weak))
 
 /* Byte loops for the moments before the constructor ran. */
 static int loop_memcmp(const void *a, const void *b, size_t n)
@@ -134,45 +84,47 @@ static int loop_strncmp(const char *a, const char *b, size_t n, int fold)
     return 0;
 }
 
-int memcmp(const void *a, const void *b, size_t n)
+INTERPOSED int memcmp(const void *a, const void *b, size_t n)
 {
     int r = real.memcmp ? real.memcmp(a, b, n) : loop_memcmp(a, b, n);
-    if (r)
-        fgi_cmp_note_bytes(a, n, b, n);
+    if (__sanitizer_weak_hook_memcmp)
+        __sanitizer_weak_hook_memcmp(CALLER, a, b, n, r);
     return r;
 }
 
-int strcmp(const char *a, const char *b)
+INTERPOSED int strcmp(const char *a, const char *b)
 {
     int r = real.strcmp ? real.strcmp(a, b) : loop_strncmp(a, b, (size_t)-1, 0);
-    if (r)
-        note_strings(a, b, FGI_CMP_STR_MAX);
+    if (__sanitizer_weak_hook_strcmp)
+        __sanitizer_weak_hook_strcmp(CALLER, a, b, r);
     return r;
 }
 
-int strncmp(const char *a, const char *b, size_t n)
+INTERPOSED int strncmp(const char *a, const char *b, size_t n)
 {
     int r = real.strncmp ? real.strncmp(a, b, n) : loop_strncmp(a, b, n, 0);
-    if (r)
-        note_strings(a, b, n < FGI_CMP_STR_MAX ? n : FGI_CMP_STR_MAX);
+    if (__sanitizer_weak_hook_strncmp)
+        __sanitizer_weak_hook_strncmp(CALLER, a, b, n, r);
     return r;
 }
 
-int strcasecmp(const char *a, const char *b)
+INTERPOSED int strcasecmp(const char *a, const char *b)
 {
     int r = real.strcasecmp ? real.strcasecmp(a, b) : loop_strncmp(a, b, (size_t)-1, 1);
-    if (r)
-        note_strings(a, b, FGI_CMP_STR_MAX);
+    if (__sanitizer_weak_hook_strcasecmp)
+        __sanitizer_weak_hook_strcasecmp(CALLER, a, b, r);
     return r;
 }
 
-char *strstr(const char *h, const char *n)
+INTERPOSED char *strstr(const char *h, const char *n)
 {
     char *r;
     if (real.strstr) {
         r = real.strstr(h, n);
     } else {
-        size_t ln = bounded_len(n, (size_t)-1);
+        size_t ln = 0;
+        while (n[ln])
+            ln++;
         r = NULL;
         for (const char *p = h; !r; p++) {
             if (loop_strncmp(p, n, ln, 0) == 0)
@@ -181,12 +133,12 @@ char *strstr(const char *h, const char *n)
                 break;
         }
     }
-    if (!r)
-        note_strings(h, n, FGI_CMP_STR_MAX);
+    if (__sanitizer_weak_hook_strstr)
+        __sanitizer_weak_hook_strstr(CALLER, h, n, r);
     return r;
 }
 
-void *memmem(const void *h, size_t hn, const void *n, size_t nn)
+INTERPOSED void *memmem(const void *h, size_t hn, const void *n, size_t nn)
 {
     void *r = NULL;
     if (real.memmem) {
@@ -196,8 +148,8 @@ void *memmem(const void *h, size_t hn, const void *n, size_t nn)
             if (loop_memcmp((const char *)h + i, n, nn) == 0)
                 r = (char *)h + i;
     }
-    if (!r)
-        fgi_cmp_note_bytes(h, hn, n, nn);
+    if (__sanitizer_weak_hook_memmem)
+        __sanitizer_weak_hook_memmem(CALLER, h, hn, n, nn, r);
     return r;
 }
 

@@ -9,6 +9,8 @@
  */
 #include "engine/findings/artifact.h"
 
+#include "engine/base/errout.h"
+#include "engine/base/safeio.h"
 #include "engine/base/sha1.h"
 
 #include <errno.h>
@@ -85,7 +87,7 @@ int fgi_artifact_store(const fgi_finding_rec *f, char *path, size_t cap)
              fgi_write_atomic(file, fill_bytes, (void *)f) == 0;
     int saved_errno = errno;
 
-    fgi_sink k = {.fd = 2};
+    fgi_sink k = {.fd = fgi_errout_fd()};
     fgi_sink_put(&k, "==");
     fgi_sink_u64(&k, (uint64_t)getpid());
     fgi_sink_put(&k, "== ERROR: fuzzgate: ");

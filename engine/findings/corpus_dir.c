@@ -3,7 +3,7 @@
 #include "engine/findings/corpus_dir.h"
 
 #include "engine/base/dir.h"
-#include "engine/findings/finding.h"
+#include "engine/base/safeio.h"
 
 #include <errno.h>
 #include <string.h>

@@ -46,35 +46,4 @@ FGI_HIDDEN void fgi_finding_classify(fgi_finding_rec *f);
  * be written. Async-signal-safe. */
 FGI_HIDDEN int fgi_finding_store(const fgi_finding_rec *f, char *path, size_t cap);
 
-/* Writes a file so a reader never sees half of it: fill(fd, ctx) writes a temporary file
- * beside it (<path>.tmp.<pid>; fill returns 0 or -1), which is fsynced and renamed over
- * path. 0, or -1 with errno and no temporary file left. Counted by fgi_store_fail_nth.
- * Async-signal-safe when fill is. */
-FGI_HIDDEN int fgi_write_atomic(const char *path, int (*fill)(int fd, void *ctx), void *ctx);
-/* write(2) until all n bytes are written (EINTR retried); 0 or -1. Signal-safe. */
-FGI_HIDDEN int fgi_write_all(int fd, const char *p, size_t n);
-
-/* mkdir -p: creates every missing directory of path (restored on return). 0 or -1 with
- * errno. Async-signal-safe. */
-FGI_HIDDEN int fgi_make_dirs(char *path);
-
-/* Test hook: the n-th file write from now fails (0 = never). */
-FGI_HIDDEN void fgi_store_fail_nth(unsigned long n);
-
-/* Async-signal-safe formatting helpers, shared with the crash oracle. */
-typedef struct fgi_sink {
-    int fd;          /* where flush writes; -1 = only collect into buf (until full) */
-    char buf[512];
-    size_t len;
-    int failed;      /* a write failed */
-} fgi_sink;
-FGI_HIDDEN void fgi_sink_put(fgi_sink *k, const char *s);
-FGI_HIDDEN void fgi_sink_putn(fgi_sink *k, const char *s, size_t n);
-FGI_HIDDEN void fgi_sink_u64(fgi_sink *k, uint64_t v);
-FGI_HIDDEN void fgi_sink_hex64(fgi_sink *k, uint64_t v); /* 0x + 16 digits */
-FGI_HIDDEN void fgi_sink_hexbytes(fgi_sink *k, const uint8_t *d, size_t n);
-FGI_HIDDEN void fgi_sink_flush(fgi_sink *k);
-/* Names an errno value (strerror may translate and allocate). */
-FGI_HIDDEN void fgi_sink_errno(fgi_sink *k, int e);
-
 #endif

@@ -1,9 +1,9 @@
 /* engine/findings/minimize.h — in-class delta debugging: a bounded, deterministic search for a
  * smaller input that still lands in a finding's class.
  *
- * The search knows nothing about targets or classes: it asks a predicate. The caller's
- * predicate runs a candidate (in a forked executor, or in process for findings that do not
- * kill it; see minimize_exec.h) and answers whether it reproduces the class.
+ * The search knows nothing about targets or classes: it asks a predicate. The session's
+ * predicate replays a candidate as a run of its own (supervised: a crash or a hang kills
+ * only an executor) and answers whether it reproduces the class.
  */
 #ifndef FG_MINIMIZE_H
 #define FG_MINIMIZE_H

@@ -96,6 +96,8 @@ static int gate(fg_session *s, const char *names, FILE *out, tally *count)
         if (over)
             fprintf(out, "%s: %s %s\n", sel[i]->name, over > 0 ? "FAIL" : "ERROR",
                     fgi_str_cstr(&msg));
+        if (over > 0)
+            fgi_report_gate_failure(s, fgi_str_cstr(&msg));
         fgi_str_free(&msg);
         fgi_str_free(&dir);
         if (over < 0)
@@ -121,8 +123,9 @@ static int gate(fg_session *s, const char *names, FILE *out, tally *count)
         fprintf(out, "(a time-bounded run: seeded, but not reproducible case for case)\n");
     e = fg_session_write_reports(s);
     if (e != FG_OK) {
-        fprintf(out, "fuzzgate: cannot write reports under %s: %s\n", s->opt.findings,
-                fg_strerror(e));
+        fprintf(out, "fuzzgate: cannot write reports under %s%s%s%s%s: %s\n", s->opt.findings,
+                *s->opt.junit ? ", --junit=" : "", s->opt.junit,
+                *s->opt.sarif ? ", --sarif=" : "", s->opt.sarif, fg_strerror(e));
         status = 2;
     }
     return status;
@@ -170,7 +173,7 @@ static int replay_files(fg_session *s, const char *name, int nfiles, char **file
         fg_outcome *o = NULL;
         fg_error e = fg_session_replay(s, t, files[i], &o);
         if (e != FG_OK) {
-            fprintf(stdout, "%s: cannot replay: %s\n", files[i], fg_strerror(e));
+            fprintf(stdout, "%s: cannot replay: %s\n", files[i], fgi_strerror_io(e));
             status = 2;
             continue;
         }

@@ -146,7 +146,7 @@ fg_error fgi_dict_load(const char *path, fgi_dict *d, char *err, size_t errcap)
     memset(d, 0, sizeof *d);
     fg_error e = fgi_file_read(path, (size_t)16 << 20, &text, &size);
     if (e != FG_OK) {
-        snprintf(err, errcap, "option --dict: cannot read '%s': %s", path, fg_strerror(e));
+        snprintf(err, errcap, "option --dict: cannot read '%s': %s", path, fgi_strerror_io(e));
         return e == FG_ENOMEM ? e : FG_EOPTION;
     }
     e = fgi_dict_parse(path, (const char *)text, size, d, err, errcap);

@@ -84,12 +84,16 @@ static void plain(fgi_str *out, const char *text)
 
 static void header(fgi_str *out, const fgi_opts *opt, fg_outcome *const *runs, size_t n)
 {
-    size_t passed = 0, stored = 1;
+    size_t passed = 0, skipped = 0, stored = 1;
     for (size_t i = 0; i < n; i++) {
-        passed += fg_outcome_passed(runs[i]) != 0;
+        passed += fg_outcome_passed(runs[i]) && !runs[i]->gate_failure;
+        skipped += runs[i]->skip != NULL;
         stored &= !runs[i]->store_failed;
     }
-    fgi_str_addf(out, "# fuzzgate: %zu passed, %zu failed\n\n", passed, n - passed);
+    fgi_str_addf(out, "# fuzzgate: %zu passed, %zu failed", passed, n - passed - skipped);
+    if (skipped) /* the line stays "N passed, N failed" when none is, as the driver's */
+        fgi_str_addf(out, ", %zu skipped", skipped);
+    fgi_str_add(out, "\n\n");
     if (opt->seconds)
         fgi_str_addf(out,
                      "Seed `0x%016llx`, a time-bounded run of %llu s per target: seeded, but "
@@ -116,8 +120,14 @@ static void target_table(fgi_str *out, fg_outcome *const *runs, size_t n)
         size_t known = fgi_outcome_known(o), fresh = o->nfindings - known;
         fgi_str_add(out, "| ");
         code_span(out, o->target);
+        if (o->skip) {
+            fgi_str_add(out, " | skipped | | | | | | ");
+            plain(out, o->skip);
+            fgi_str_add(out, " |\n");
+            continue;
+        }
         fgi_str_addf(out, " | %s | %llu | %zu | %zu | %zu | %.4f | ",
-                     fg_outcome_passed(o) ? "pass" : "**FAIL**", (unsigned long long)o->cases,
+                     fg_outcome_passed(o) && !o->gate_failure ? "pass" : "**FAIL**", (unsigned long long)o->cases,
                      o->corpus, o->signatures, o->features, fgi_outcome_novelty(o));
         if (fresh)
             fgi_str_addf(out, "%zu new", fresh);
@@ -127,6 +137,10 @@ static void target_table(fgi_str *out, fg_outcome *const *runs, size_t n)
             fgi_str_addf(out, "%zu known", known);
         if (!o->nfindings)
             fgi_str_add(out, "none");
+        if (o->gate_failure) {
+            fgi_str_add(out, "; ");
+            plain(out, o->gate_failure);
+        }
         fgi_str_add(out, o->saturated ? " (saturated) |\n" : " |\n");
     }
     fgi_str_add(out, "\nNovelty: generated cases kept for a new signature or feature, per case "
@@ -201,6 +215,8 @@ static void time_table(fgi_str *out, fg_outcome *const *runs, size_t n)
                      "| :--- | ---: | ---: | ---: | ---: |\n");
     for (size_t i = 0; i < n; i++) {
         const fg_outcome *o = runs[i];
+        if (o->skip)
+            continue;
         fgi_str_add(out, "| ");
         code_span(out, o->target);
         fgi_str_addf(out, " | %.2f | %.0f | %lu | %u ms |\n", o->seconds,

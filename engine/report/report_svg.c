@@ -12,8 +12,9 @@
  *
  * Only integer and IEEE arithmetic (+ - * /) feed the coordinates, printed to one decimal:
  * the file is byte-identical wherever the outcomes are (a case-bounded run). Text from
- * targets is escaped; bytes outside ASCII become '?' so the file is always valid XML.
+ * targets is escaped (escape.h), so the file is always valid XML.
  */
+#include "engine/report/escape.h"
 #include "engine/report/report.h"
 
 #include <string.h>
@@ -81,25 +82,6 @@ static void count_label(fgi_str *out, uint64_t v)
         break;
     }
     fgi_str_addf(out, "%llu", (unsigned long long)v);
-}
-
-/* text as XML character data or attribute value. */
-static void xml_text(fgi_str *out, const char *text)
-{
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        switch (*p) {
-        case '&': fgi_str_add(out, "&amp;"); break;
-        case '<': fgi_str_add(out, "&lt;"); break;
-        case '>': fgi_str_add(out, "&gt;"); break;
-        case '"': fgi_str_add(out, "&quot;"); break;
-        case '\'': fgi_str_add(out, "&apos;"); break;
-        default:
-            if (*p < 0x20 || *p >= 0x7f)
-                fgi_str_add(out, *p == '\n' || *p == '\t' ? " " : "?");
-            else
-                fgi_str_addn(out, (const char *)p, 1);
-        }
-    }
 }
 
 /* A panel's plot area and scales. */
@@ -271,16 +253,16 @@ static void marker(fgi_str *out, const frame *f, const fg_outcome *o, size_t i)
     const char *color = fd->known ? COLOR_KNOWN : COLOR_NEW;
     double x = px(f, c), y = corpus_at(f, &o->series, c);
     fgi_str_addf(out, "<g class=\"finding %s\"><title>", fd->known ? "known" : "new");
-    xml_text(out, fd->class_id);
+    fgi_escape_xml(out, fd->class_id);
     if (first >= 0)
         fgi_str_addf(out, " at case %lld", (long long)first);
     else
         fgi_str_add(out, " from a replayed input");
     fgi_str_addf(out, " (seen %u time%s): ", fd->count, fd->count == 1 ? "" : "s");
-    xml_text(out, fd->detail);
+    fgi_escape_xml(out, fd->detail);
     if (fd->known) {
         fgi_str_add(out, " [known: ");
-        xml_text(out, fd->known);
+        fgi_escape_xml(out, fd->known);
         fgi_str_add(out, "]");
     }
     double label_y = f->y0 + 14 + (double)(i % 4) * 14;
@@ -290,7 +272,7 @@ static void marker(fgi_str *out, const frame *f, const fg_outcome *o, size_t i)
                  "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\" stroke=\"#ffffff\"/>"
                  "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" font-size=\"11\">",
                  x, f->y0, x, f->y0 + f->h, color, x, y, color, x + 4, label_y, color);
-    xml_text(out, fd->kind);
+    fgi_escape_xml(out, fd->kind);
     fgi_str_add(out, "</text></g>\n");
 }
 
@@ -317,7 +299,7 @@ static void panel(fgi_str *out, const fg_outcome *o, int top)
     fgi_str_add(out, "<g class=\"panel\">\n");
     fgi_str_addf(out, "<text x=\"%d\" y=\"%d\" font-size=\"14\"><tspan font-weight=\"bold\">",
                  LEFT, top + 24);
-    xml_text(out, o->target);
+    fgi_escape_xml(out, o->target);
     fgi_str_addf(out,
                  "</tspan> %s: %llu cases, corpus %zu, %zu signatures, %zu features, "
                  "%zu finding%s",
@@ -338,10 +320,14 @@ static void panel(fgi_str *out, const fg_outcome *o, int top)
 
 void fgi_report_svg(fgi_str *out, const fgi_opts *opt, fg_outcome *const *runs, size_t n)
 {
-    header(out, opt, n);
+    size_t drawn = 0; /* a skipped target ran nothing: it has no panel */
     for (size_t i = 0; i < n; i++)
-        panel(out, runs[i], HEAD + (int)i * PANEL);
-    if (!n)
+        drawn += !runs[i]->skip;
+    header(out, opt, drawn);
+    for (size_t i = 0, k = 0; i < n; i++)
+        if (!runs[i]->skip)
+            panel(out, runs[i], HEAD + (int)k++ * PANEL);
+    if (!drawn)
         fgi_str_addf(out, "<text x=\"%d\" y=\"%d\">no target ran</text>\n", LEFT, HEAD + 20);
     fgi_str_add(out, "</svg>\n");
 }

@@ -3,6 +3,7 @@
 #include "engine/run/run.h"
 
 #include "engine/base/clock.h"
+#include "engine/base/safeio.h"
 #include "engine/feedback/cmp.h"
 #include "engine/feedback/coverage.h"
 #include "engine/mutate/domain.h"
@@ -109,10 +110,10 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
 {
     int64_t k = seq < r->plan.nitems ? -1 : (int64_t)(seq - r->plan.nitems);
     const char *origin = fgi_plan_origin(r, seq);
-    fgi_exec_seq(seq);
-    fgi_exec_origin(&r->ex.exec, k, origin, &r->ex.mut);
+    fgi_harness_seq(seq);
+    fgi_harness_origin(&r->ex.exec, k, origin, &r->ex.mut);
     unsigned long mark = fgi_cmp_mark(), smark = fgi_cmp_mark_strs();
-    fgi_exec_run(&r->ex.exec, data, size, &r->ex.res);
+    fgi_harness_run(&r->ex.exec, data, size, &r->ex.res);
     /* A generated case whose own comparisons show a checksum it broke runs again with the
      * field repaired (engine/mutate/repair.c), once: the repaired input is the case. */
     if (k >= 0 && r->ex.res.status == FGI_CASE_OK &&
@@ -120,7 +121,7 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
         FG_ASSERT(data == r->ex.work);
         mark = fgi_cmp_mark();
         smark = fgi_cmp_mark_strs();
-        fgi_exec_run(&r->ex.exec, data, size, &r->ex.res);
+        fgi_harness_run(&r->ex.exec, data, size, &r->ex.res);
     }
     if (r->ex.res.status != FGI_CASE_OK) {
         fgi_record_emit(r, data, size, seq, k, r->ex.mut.applied, origin ? 0 : r->ex.mut.napplied);
@@ -213,24 +214,6 @@ static void chunk_done(run *r)
     flush_hits(r, &r->ex.dfeat, FGI_HITS_FEATURE);
 }
 
-
-
-/* Reads one fd fully; 0 or -1 (end of file or error). */
-static int read_full(int fd, void *buf, size_t n)
-{
-    uint8_t *p = buf;
-    while (n) {
-        ssize_t k = read(fd, p, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        p += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
 /* An executor of several: the epoch's records from the supervisor, up to its end marker.
  * 0 at end of file (the run is over) or on a malformed record. */
 static int receive_epoch(run *r)
@@ -240,7 +223,7 @@ static int receive_epoch(run *r)
     int ok = 0;
     for (;;) {
         fgi_wire_head h;
-        if (read_full(r->ex.cmd_fd, &h, sizeof h) != 0)
+        if (fgi_read_full(r->ex.cmd_fd, &h, sizeof h) != 0)
             break;
         body.len = 0;
         fgi_str_addn(&body, "", 0);
@@ -249,7 +232,7 @@ static int receive_epoch(run *r)
             size_t left = h.len;
             while (left && !body.failed) {
                 size_t k = left < sizeof buf ? left : sizeof buf;
-                if (read_full(r->ex.cmd_fd, buf, k) != 0)
+                if (fgi_read_full(r->ex.cmd_fd, buf, k) != 0)
                     goto out;
                 fgi_str_addn(&body, buf, k);
                 left -= k;
@@ -313,7 +296,7 @@ void fgi_executor_run(run *r, unsigned j, uint64_t from)
 
 fg_error fgi_executor_open(run *r)
 {
-    fg_error e = fgi_exec_open(&r->ex.exec, r->t);
+    fg_error e = fgi_harness_open(&r->ex.exec, r->t);
     if (e != FG_OK)
         return e;
     r->ex.exec_open = 1;
@@ -328,7 +311,7 @@ fg_error fgi_executor_open(run *r)
     r->ex.fds_open = 1;
     if (!(r->ex.watchdog = fgi_watchdog_start(r->plan.time_ms, FGI_MAX(r->plan.time_ms / 10, 1u))))
         return FG_ENOMEM;
-    return fgi_exec_reserve(&r->ex.exec, r->plan.slot_cap);
+    return fgi_harness_reserve(&r->ex.exec, r->plan.slot_cap);
 }
 
 void fgi_executor_close(run *r)
@@ -343,7 +326,7 @@ void fgi_executor_close(run *r)
         fgi_fdwatch_close(&r->ex.fds);
     r->ex.fds_open = 0;
     if (r->ex.exec_open)
-        fgi_exec_close(&r->ex.exec);
+        fgi_harness_close(&r->ex.exec);
     r->ex.exec_open = 0;
 }
 
@@ -356,7 +339,7 @@ int fgi_executor_main(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_
     r->ex.cmd_fd = cmd_fd;
     r->ex.slot = slot;
     r->ex.work = slot->data;
-    fgi_exec_attach(msg_fd, slot);
+    fgi_harness_attach(msg_fd, slot);
     fg_error e = fgi_executor_open(r);
     if (e == FG_OK)
         fgi_executor_run(r, j, from);

@@ -89,7 +89,7 @@ int fgi_mode_minimize(fg_session *s, const fg_target *t, const char *path, FILE 
     size_t size;
     fg_error e = fgi_file_read(path, (size_t)64 << 20, &data, &size);
     if (e != FG_OK) {
-        fprintf(out, "%s: cannot read: %s\n", path, fg_strerror(e));
+        fprintf(out, "%s: cannot read: %s\n", path, fgi_strerror_io(e));
         return 2;
     }
     char id[FGI_CLASS_ID_MAX];
@@ -209,6 +209,8 @@ int fgi_mode_merge(fg_session *s, const fg_target *t, const char *out_dir, int n
                       char **dirs, FILE *out)
 {
     run r;
+    uint64_t seconds = s->opt.seconds;
+    s->opt.seconds = 0; /* a merge runs every input once, however long that takes */
     fg_error e = fgi_run_open(&r, s, t);
     if (e == FG_OK)
         e = fgi_plan_add_dir(&r, out_dir);
@@ -227,7 +229,7 @@ int fgi_mode_merge(fg_session *s, const fg_target *t, const char *out_dir, int n
         failing = total - m;
         if (!in || !which || !kept)
             e = FG_ENOMEM;
-        else if (m && (e = fgi_merge(in, m, FGI_MERGE_COVER, kept, &nkept)) == FG_OK) {
+        else if (m && (e = fgi_merge(in, m, s->merge_how, kept, &nkept)) == FG_OK) {
             for (size_t k = 0; k < nkept && e == FG_OK; k++) {
                 const fgi_item *it = &r.plan.items[which[kept[k]]];
                 if (which[kept[k]] < pinned)
@@ -246,6 +248,7 @@ int fgi_mode_merge(fg_session *s, const fg_target *t, const char *out_dir, int n
     }
     fg_outcome *o = NULL;
     e = fgi_run_close(&r, e, &o, 0);
+    s->opt.seconds = seconds;
     if (e != FG_OK) {
         fprintf(out, "merge: %s\n", fg_strerror(e));
         return 2;

@@ -191,6 +191,7 @@ void fg_outcome_free(fg_outcome *o)
     fgi_free(o->first_case);
     fgi_free(o->target);
     fgi_free(o->skip);
+    fgi_free(o->gate_failure);
     fgi_free(o);
 }
 
@@ -227,8 +228,14 @@ fg_outcome *fgi_outcome_clone(const fg_outcome *o)
     c->first_case = NULL;
     c->seqs = NULL;
     c->nfindings = c->cap = 0;
+    c->skip = c->gate_failure = NULL;
     if (!(c->target = fgi_strdup(o->target))) {
         fgi_free(c);
+        return NULL;
+    }
+    if ((o->skip && !(c->skip = fgi_strdup(o->skip))) || /* the copy's strings are its own */
+        (o->gate_failure && !(c->gate_failure = fgi_strdup(o->gate_failure)))) {
+        fg_outcome_free(c);
         return NULL;
     }
     size_t n = o->nfindings;

@@ -37,6 +37,9 @@ struct fg_outcome {
     uint64_t kept;         /* generated cases kept for novelty */
     int saturated;         /* the saturation watch fired */
     int store_failed;      /* some finding could not be written to disk */
+    char *gate_failure;    /* owned: why the gate failed this run beyond its findings (its
+                            * committed corpus past the budget), or NULL; set on the copy the
+                            * session keeps, for the CI reports (fgi_report_gate_failure) */
     int timed;             /* a depth run (seconds), not reproducible */
     double seconds;        /* wall time of the run: timing.json only, never report.json */
     unsigned long slow;    /* cases past the soft time threshold: timing.json only */

@@ -73,7 +73,8 @@ fg_error fgi_plan_add_dir(run *r, const char *dir)
     int missing = 0;
     fg_error e = fgi_dir_list(dir, &names, &missing);
     if (e != FG_OK) {
-        fprintf(r->s->log, "fuzzgate: %s: cannot read corpus directory %s\n", r->t->name, dir);
+        fprintf(r->s->log, "fuzzgate: %s: cannot read corpus directory %s: %s\n", r->t->name,
+                dir, fgi_strerror_io(e));
         return e;
     }
     for (size_t i = 0; i < names.count && e == FG_OK; i++) {
@@ -84,7 +85,7 @@ fg_error fgi_plan_add_dir(run *r, const char *dir)
         e = path.failed ? FG_ENOMEM : fgi_file_read(path.buf, (size_t)64 << 20, &data, &size);
         if (e != FG_OK)
             fprintf(r->s->log, "fuzzgate: %s: cannot read %s: %s\n", r->t->name,
-                    fgi_str_cstr(&path), fg_strerror(e));
+                    fgi_str_cstr(&path), fgi_strerror_io(e));
         else
             e = fgi_plan_add_item(r, fgi_str_take(&path), data, size, 0);
         fgi_str_free(&path);

@@ -61,63 +61,34 @@ void fgi_record_emit(run *r, const uint8_t *data, size_t size, uint64_t seq, int
         fgi_str_free(&muts);
         return;
     }
-    fgi_find_head h = {.seq = seq, .case_index = k, .size = size, .napplied = napplied};
-    memcpy(h.applied, applied, napplied);
-    h.kindlen = (uint32_t)strlen(r->ex.res.kind);
-    h.sitelen = (uint32_t)strlen(r->ex.res.site);
-    h.detaillen = (uint32_t)strlen(r->ex.res.detail);
+    fgi_wire_find w = {.seq = seq, .case_index = k, .data = data, .size = size,
+                       .applied = applied, .napplied = napplied, .kind = r->ex.res.kind,
+                       .site = r->ex.res.site, .detail = r->ex.res.detail};
     fgi_str b = {0};
-    fgi_str_addn(&b, (const char *)&h, sizeof h);
-    if (size)
-        fgi_str_addn(&b, (const char *)data, size);
-    fgi_str_addn(&b, r->ex.res.kind, h.kindlen);
-    fgi_str_addn(&b, r->ex.res.site, h.sitelen);
-    fgi_str_addn(&b, r->ex.res.detail, h.detaillen);
-    if (b.failed || fgi_wire_send(r->ex.msg_fd, FGI_MSG_FIND, b.buf, b.len) != 0)
+    if (fgi_wire_encode_find(&w, &b) != 0 ||
+        fgi_wire_send(r->ex.msg_fd, FGI_MSG_FIND, b.buf, b.len) != 0)
         fgi_run_error(r, b.failed ? FG_ENOMEM : FG_EIO);
     fgi_str_free(&b);
 }
 
-/* The kinds an executor may name, as the parent's own static strings. */
-const char *fgi_record_kind(const char *k, size_t n)
-{
-    static const char *const kinds[] = {"check", "crash", "write", "exit", "amplification",
-                                        "retention", "timeout", "oom"};
-    for (size_t i = 0; i < FGI_ARRAY_LEN(kinds); i++)
-        if (strlen(kinds[i]) == n && memcmp(kinds[i], k, n) == 0)
-            return kinds[i];
-    return "crash";
-}
-
 void fgi_record_received(run *r, const uint8_t *p, size_t n)
 {
-    fgi_find_head h;
-    if (n < sizeof h)
+    fgi_wire_find w;
+    char text[FGI_WIRE_TEXT];
+    if (fgi_wire_decode_find(p, n, &w, text) != 0)
         return fgi_run_error(r, FG_EIO);
-    memcpy(&h, p, sizeof h);
-    if (h.napplied > FGI_MUT_STACK || h.sitelen >= 256 || h.detaillen >= 1024 ||
-        sizeof h + h.size + h.kindlen + h.sitelen + h.detaillen != n)
-        return fgi_run_error(r, FG_EIO);
-    const uint8_t *data = p + sizeof h;
-    const char *kind = (const char *)data + h.size;
-    char site[256], detail[1024];
-    memcpy(site, kind + h.kindlen, h.sitelen);
-    site[h.sitelen] = '\0';
-    memcpy(detail, kind + h.kindlen + h.sitelen, h.detaillen);
-    detail[h.detaillen] = '\0';
     fgi_str muts = {0};
-    fgi_record_mutations(h.applied, h.napplied, &muts);
+    fgi_record_mutations(w.applied, w.napplied, &muts);
     fgi_finding_rec rec = {
-        .kind = fgi_record_kind(kind, h.kindlen),
-        .detail = detail,
-        .site = site[0] ? site : NULL,
-        .data = data,
-        .size = h.size,
-        .case_index = h.case_index,
-        .seq = h.seq,
+        .kind = w.kind,
+        .detail = w.detail,
+        .site = w.site[0] ? w.site : NULL,
+        .data = w.data,
+        .size = w.size,
+        .case_index = w.case_index,
+        .seq = w.seq,
         .mutations = fgi_str_cstr(&muts),
     };
     fgi_record_finding(r, &rec);
     fgi_str_free(&muts);
 }
-

@@ -4,6 +4,7 @@
 
 #include "engine/base/clock.h"
 #include "engine/feedback/cmp.h"
+#include "engine/feedback/coverage.h"
 #include "engine/run/registry.h"
 
 #include <signal.h>
@@ -63,12 +64,17 @@ void fgi_run_status(run *r, uint64_t pos)
     long rss_mib = getrusage(r->sv.sup ? RUSAGE_CHILDREN : RUSAGE_SELF, &ru) == 0
                        ? ru.ru_maxrss / 1024
                        : -1;
-    fprintf(r->s->log,
-            "#%llu %s: %.0f cases/s, corpus %zu, signatures %zu, novelty %.4f, "
-            "features %zu, findings %zu, peak rss %ld MiB\n",
-            (unsigned long long)k, r->t->name, rate, r->snap.corpus.count, r->snap.nov.count,
-            k ? (double)r->o->kept / (double)k : 0.0, r->snap.features.count, r->o->nfindings,
-            rss_mib);
+    /* Only the columns that can say something: a libFuzzer harness has no signatures, a
+     * plain build no features. */
+    char sigs[96] = "", feats[48] = "";
+    if (r->snap.nov.count)
+        snprintf(sigs, sizeof sigs, ", signatures %zu, novelty %.4f", r->snap.nov.count,
+                 k ? (double)r->o->kept / (double)k : 0.0);
+    if (r->snap.features.count || fgi_cov_enabled())
+        snprintf(feats, sizeof feats, ", features %zu", r->snap.features.count);
+    fprintf(r->s->log, "#%llu %s: %.0f cases/s, corpus %zu%s%s, findings %zu, peak rss %ld MiB\n",
+            (unsigned long long)k, r->t->name, rate, r->snap.corpus.count, sigs, feats,
+            r->o->nfindings, rss_mib);
 }
 
 

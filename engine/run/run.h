@@ -38,7 +38,7 @@
 #include "engine/run/novelty.h"
 #include "engine/run/session.h"
 #include "engine/supervise/supervisor.h"
-#include "oracle/exec.h"
+#include "oracle/harness.h"
 #include "oracle/fdwatch.h"
 #include "oracle/watchdog.h"
 
@@ -96,7 +96,7 @@ typedef struct run {
         unsigned slowest_ms;
     } prog;
     struct run_executor {   /* executor.c: this process with --no-fork, else a fork */
-        fgi_exec exec;
+        fgi_harness exec;
         int exec_open;
         fgi_mut mut;
         fgi_rng rng;
@@ -158,7 +158,6 @@ FGI_HIDDEN void fgi_record_finding(run *r, fgi_finding_rec *rec);
 FGI_HIDDEN void fgi_record_mutations(const uint8_t *applied, unsigned n, fgi_str *out);
 FGI_HIDDEN void fgi_record_emit(run *r, const uint8_t *data, size_t size, uint64_t seq,
                                 int64_t k, const uint8_t *applied, unsigned napplied);
-FGI_HIDDEN const char *fgi_record_kind(const char *k, size_t n);
 FGI_HIDDEN void fgi_record_received(run *r, const uint8_t *p, size_t n);
 
 /* executor.c */

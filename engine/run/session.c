@@ -3,6 +3,7 @@
 #include "engine/run/run.h"
 
 #include "engine/base/dir.h"
+#include "engine/base/errout.h"
 #include "engine/mutate/domain.h"
 #include "engine/run/registry.h"
 
@@ -21,7 +22,7 @@ fg_session *fg_session_new(const fg_options *opt, fg_error *err)
     if (e != FG_OK)
         goto fail;
     if (s->opt.jobs == 0 || s->opt.jobs > 64) {
-        fprintf(stderr, "fuzzgate: option --jobs: '%llu' is not between 1 and 64\n",
+        fprintf(fgi_errout_file(), "fuzzgate: option --jobs: '%llu' is not between 1 and 64\n",
                 (unsigned long long)s->opt.jobs);
         e = FG_EOPTION;
         goto fail;
@@ -30,17 +31,17 @@ fg_session *fg_session_new(const fg_options *opt, fg_error *err)
         e = FG_ENOMEM;
         goto fail;
     }
-    s->log = stderr;
+    s->log = fgi_errout_file();
     if (s->opt.dict && s->opt.dict[0]) {
         char msg[512];
         if ((e = fgi_dict_load(s->opt.dict, &s->dict, msg, sizeof msg)) != FG_OK) {
-            fprintf(stderr, "fuzzgate: %s\n", msg);
+            fprintf(fgi_errout_file(), "fuzzgate: %s\n", msg);
             goto fail;
         }
     }
     if ((e = fgi_registry_check(&dup)) != FG_OK) {
         if (dup)
-            fprintf(stderr, "fuzzgate: two targets are named '%s'\n", dup);
+            fprintf(fgi_errout_file(), "fuzzgate: two targets are named '%s'\n", dup);
         goto fail;
     }
     if (err)

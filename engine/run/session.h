@@ -17,6 +17,10 @@ struct fg_session {
     fg_outcome **runs; /* a copy of each run's outcome, for FUZZ.md and coverage.svg */
     size_t nruns, runs_cap;
     int runs_failed;   /* a copy could not be made: fg_session_write_reports says so */
+    /* libFuzzer's conventions, set by its driver (bridge/harness) and read by the run: */
+    const char *keep_dir; /* kept inputs go to <keep_dir>/<sha1>, libFuzzer's layout
+                           * (borrowed); NULL: <corpus_out>/<target>/<sha1> */
+    int merge_how;        /* enum fgi_merge_how of fgi_mode_merge (0: set cover) */
 };
 
 /* engine/run/modes.c: */
@@ -40,6 +44,10 @@ FGI_HIDDEN int fgi_run_interrupted(void);
 /* Appends o's deterministic summary to s->report and its times to s->timing, and keeps a
  * copy of o for the human reports. */
 FGI_HIDDEN void fgi_report_add(fg_session *s, const fg_outcome *o);
+/* The gate failed the run just added for a reason beyond its findings (its committed
+ * corpus past the budget): the kept copy says so, so JUnit and FUZZ.md show the target
+ * failed as the closing line does. Copied; out of memory is remembered as runs_failed. */
+FGI_HIDDEN void fgi_report_gate_failure(fg_session *s, const char *why);
 /* Frees what fgi_report_add kept (fg_session_free calls it). */
 FGI_HIDDEN void fgi_report_free(fg_session *s);
 

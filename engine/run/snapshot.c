@@ -10,14 +10,15 @@
 
 /* ---- the snapshot: merging an epoch ----------------------------------------------- */
 
-/* Writes a kept generated input to <corpus_out>/<target>/<sha1> (parent side). */
+/* Writes a kept generated input to <corpus_out>/<target>/<sha1>, or <keep_dir>/<sha1>
+ * (parent side). */
 static void save_input(run *r, const uint8_t *data, size_t size)
 {
-    const char *out = r->s->opt.corpus_out;
+    const char *out = r->s->keep_dir ? r->s->keep_dir : r->s->opt.corpus_out;
     if (!out || !*out || r->ex.msg_fd >= 0 || r->probe)
         return;
     fgi_str dir = {0};
-    fgi_str_addf(&dir, "%s/%s", out, r->t->name);
+    fgi_str_addf(&dir, r->s->keep_dir ? "%s" : "%s/%s", out, r->t->name);
     char name[FGI_SHA1_HEX];
     int written;
     if (dir.failed || fgi_corpus_dir_write(dir.buf, data, size, name, &written) != FG_OK)
@@ -92,11 +93,17 @@ void fgi_snapshot_merge(run *r)
             r->o->kept++;
             save_input(r, c->data, c->size);
         }
-        if (r->s->opt.verbose && r->ex.msg_fd < 0 && !r->probe)
-            fprintf(r->s->log, "#%lld %s NEW sig 0x%016llx size %zu corpus %zu%s%s\n",
-                    origin ? -1LL : (long long)(c->seq - r->plan.nitems), r->t->name,
-                    (unsigned long long)c->sig, c->size, r->snap.corpus.count,
-                    origin ? " from " : "", origin ? origin : "");
+        if (r->s->opt.verbose && r->ex.msg_fd < 0 && !r->probe) {
+            char why[64]; /* what made it new: its signature, else its new features */
+            if (c->sig)
+                snprintf(why, sizeof why, "sig 0x%016llx", (unsigned long long)c->sig);
+            else
+                snprintf(why, sizeof why, "ft +%zu (%zu)", nnew, r->snap.features.count);
+            fprintf(r->s->log, "#%lld %s NEW %s size %zu corpus %zu%s%s\n",
+                    origin ? -1LL : (long long)(c->seq - r->plan.nitems), r->t->name, why,
+                    c->size, r->snap.corpus.count, origin ? " from " : "",
+                    origin ? origin : "");
+        }
     }
     for (size_t i = 0; i < r->snap.log.nhits && r->err == FG_OK; i++) {
         const fgi_hits *h = &r->snap.log.hits[i];

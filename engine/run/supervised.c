@@ -3,6 +3,7 @@
 #include "engine/run/run.h"
 
 #include "engine/base/clock.h"
+#include "oracle/crash.h"
 #include "oracle/frames.h"
 
 #include <signal.h>
@@ -30,7 +31,7 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
                  "the case made no progress past the deadline of %u ms (the supervisor "
                  "killed its executor)", r->plan.time_ms);
     } else if (dying) {
-        kind = fgi_record_kind(dying->kind, strlen(dying->kind));
+        kind = fgi_wire_kind(dying->kind, strnlen(dying->kind, sizeof dying->kind));
         char where[256] = "";
         if (dying->nframes)
             fgi_frames_describe(dying->frames, dying->nframes, (int)dying->from_sanitizer,
@@ -45,7 +46,8 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
         fgi_run_error(r, FG_EIO);
         return;
     } else if (WIFSIGNALED(status)) {
-        snprintf(what, sizeof what, "the target died of %s", fgi_signal_name(WTERMSIG(status)));
+        snprintf(what, sizeof what, "the target died of %s",
+                 fgi_crash_signal_name(WTERMSIG(status)));
     } else {
         kind = "exit";
         snprintf(what, sizeof what, "the target ended the process with _exit(%d) during a case",

@@ -2,7 +2,8 @@
 #include "engine/supervise/supervisor.h"
 
 #include "engine/base/clock.h"
-#include "engine/findings/finding.h"
+#include "engine/base/errout.h"
+#include "engine/base/safeio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -132,8 +133,9 @@ void fgi_sup_free(fgi_sup *s)
             munmap(e->slot, s->slot_bytes);
     }
     if (s->out_dropped)
-        fprintf(stderr, "fuzzgate: %llu bytes of target output were dropped (only the first "
-                "%d KiB of a run's stdout is shown)\n", s->out_dropped, OUTPUT_BUDGET / 1024);
+        fprintf(fgi_errout_file(), "fuzzgate: %llu bytes of target output were dropped "
+                "(only the first %d KiB of a run's stdout is shown)\n", s->out_dropped,
+                OUTPUT_BUDGET / 1024);
     fgi_free(s);
 }
 
@@ -334,8 +336,8 @@ static int is_orderly(const executor *e, int status)
     if (!e->bye || e->killed_for)
         return 0;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        fprintf(stderr, "fuzzgate: an executor ended with %s %d after its work (a checker "
-                "at exit, such as a leak checker, reported something above)\n",
+        fprintf(fgi_errout_file(), "fuzzgate: an executor ended with %s %d after its work "
+                "(a checker at exit, such as a leak checker, reported something above)\n",
                 WIFEXITED(status) ? "status" : "signal",
                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
     return 1;
@@ -456,19 +458,4 @@ void fgi_sup_step(fgi_sup *s)
         else if (waitpid(e->pid, &status, WNOHANG) == e->pid)
             ended(s, j, 0, 1, status);
     }
-}
-
-int fgi_wire_send(int fd, uint32_t type, const void *body, size_t len)
-{
-    fgi_wire_head h = {type, (uint32_t)len};
-    char small[sizeof h + sizeof(fgi_dying)];
-    if (len <= sizeof small - sizeof h) { /* one write: a dying message stays whole */
-        memcpy(small, &h, sizeof h);
-        if (len)
-            memcpy(small + sizeof h, body, len);
-        return fgi_write_all(fd, small, sizeof h + len);
-    }
-    if (fgi_write_all(fd, (const char *)&h, sizeof h) != 0)
-        return -1;
-    return fgi_write_all(fd, body, len);
 }

@@ -10,7 +10,7 @@
  * killed. Any death that was not an orderly end is reported with its wait status and the
  * last dying message, so the caller can record the finding from the slot's input and
  * start a new executor further on. Policy — what to run where, when to merge — is the
- * caller's (session.c).
+ * caller's (engine/run/supervised.c).
  */
 #ifndef FG_SUPERVISOR_H
 #define FG_SUPERVISOR_H

@@ -38,7 +38,12 @@ typedef struct fgi_dying {
     uint64_t frames[FGI_FRAMES];
 } fgi_dying;
 
-/* A survivable finding: the head, then data, kind, site and detail bytes. */
+/* A survivable finding (FGI_MSG_FIND) on the wire: this head, then the input's bytes and
+ * the kind, site and detail texts, without NULs. A check that failed on the 3-byte input
+ * 0a0b0c travels as
+ *     head {seq 812, case_index 811, size 3, napplied 2, kindlen 5, sitelen 24,
+ *           detaillen 40, applied {4, 9}}  0a 0b 0c  "check"  "targets/tlv.c: ..."  "..."
+ * and the body's length is exactly the head plus those lengths. */
 typedef struct fgi_find_head {
     uint64_t seq;
     int64_t case_index;
@@ -46,6 +51,37 @@ typedef struct fgi_find_head {
     uint32_t napplied, kindlen, sitelen, detaillen;
     uint8_t applied[FGI_MUT_STACK];
 } fgi_find_head;
+
+#define FGI_WIRE_SITE_MAX 256    /* a site's bytes, its NUL included (a case result's) */
+#define FGI_WIRE_DETAIL_MAX 1024 /* a detail's bytes, its NUL included */
+#define FGI_WIRE_TEXT (FGI_WIRE_SITE_MAX + FGI_WIRE_DETAIL_MAX)
+
+/* A survivable finding, as the codec sees it: every pointer borrowed. */
+typedef struct fgi_wire_find {
+    uint64_t seq;           /* the input's position in the run */
+    int64_t case_index;     /* its generated case number, -1 for a replayed input */
+    const uint8_t *data;    /* the input */
+    size_t size;
+    const uint8_t *applied; /* the mutators that made it (indexes), napplied of them */
+    unsigned napplied;      /* at most FGI_MUT_STACK */
+    const char *kind;       /* "check", "write", ...; decoded: one of fgi_wire_kind's */
+    const char *site;       /* "" for none; shorter than FGI_WIRE_SITE_MAX */
+    const char *detail;     /* shorter than FGI_WIRE_DETAIL_MAX */
+} fgi_wire_find;
+
+/* Appends f's message body to out. 0, or -1 when out ran out of memory (out->failed). */
+FGI_HIDDEN int fgi_wire_encode_find(const fgi_wire_find *f, fgi_str *out);
+
+/* Decodes a FGI_MSG_FIND body of n bytes into f: data and applied point into p, site and
+ * detail are copied NUL-terminated into text, kind is one of the engine's own strings.
+ * 0, or -1 for a truncated, oversized or inconsistent body (f is then unspecified). */
+FGI_HIDDEN int fgi_wire_decode_find(const uint8_t *p, size_t n, fgi_wire_find *f,
+                                    char text[FGI_WIRE_TEXT]);
+
+/* The finding kind an executor named in n bytes at k, as the engine's own static string;
+ * a kind it does not know is a "crash" (the executor is a fork of this binary, so that
+ * means a damaged message, and a crash is what damages one). */
+FGI_HIDDEN const char *fgi_wire_kind(const char *k, size_t n);
 
 /* The shared slot, one per executor. */
 typedef struct fgi_slot {

@@ -6,7 +6,7 @@
 
 #include "engine/findings/corpus_dir.h"
 #include "engine/base/dir.h"
-#include "engine/findings/finding.h"
+#include "engine/base/safeio.h"
 
 #include <dirent.h>
 #include <sys/stat.h>

@@ -27,6 +27,25 @@ FG_TEST(embed_gate_run_one_target_from_a_host)
     CHECK(text && strstr(text, "hex: PASS 500 cases") != NULL);
     CHECK(text && strstr(text, "passed,") == NULL); /* the host prints its own closing line */
     free(text);
+    /* --junit and --sarif are options like any other: a host asks for them the same way */
+    char junit[320], sarif[320];
+    snprintf(junit, sizeof junit, "%s/ci/junit.xml", root);
+    snprintf(sarif, sizeof sarif, "%s/ci/gate.sarif", root);
+    CHECK(fg_options_set(opt, "junit", junit) == FG_OK);
+    CHECK(fg_options_set(opt, "sarif", sarif) == FG_OK);
+    out = open_memstream(&text, &len);
+    CHECK(fg_gate_run("hex", opt, out) == 0);
+    fclose(out);
+    free(text);
+    char *xml = fgt_slurp(junit, NULL), *json = fgt_slurp(sarif, NULL);
+    CHECK(xml && strstr(xml, "<testcase classname=\"fuzzgate\" name=\"hex\"") != NULL);
+    CHECK(xml && strstr(xml, "<failure") == NULL);
+    CHECK(json && strstr(json, "\"version\": \"2.1.0\"") != NULL);
+    CHECK(json && strstr(json, "\"results\": []") != NULL);
+    free(xml);
+    free(json);
+    CHECK(fg_options_set(opt, "junit", "") == FG_OK);
+    CHECK(fg_options_set(opt, "sarif", "") == FG_OK);
 
     out = open_memstream(&text, &len);
     CHECK(fg_gate_run("no_such_target", opt, out) == 2);

@@ -499,3 +499,16 @@ FG_TEST(gate_brotli_bomb_is_amplification_not_oom)
     printf("  skipped: built without brotli (install libbrotli-dev)\n");
 #endif
 }
+
+/* A file that cannot be replayed is named with its cause, not "input/output error". */
+FG_TEST(gate_replay_of_a_missing_file_names_the_cause)
+{
+    char prog[300];
+    snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
+    char *argv[] = {prog, "planted_clean", "/no/such/input", NULL};
+    fgt_run r;
+    CHECK(fgt_spawn(argv, NULL, &r) == 0);
+    CHECK(r.exited && r.code == 2);
+    CHECK(strstr(r.out, "/no/such/input: cannot replay: No such file or directory") != NULL);
+    fgt_run_free(&r);
+}

@@ -78,6 +78,26 @@ FG_TEST(lf_flags_length_of_the_run)
     }
 }
 
+/* A mode does its job once: no time bound (else a merge under the "until stopped" default
+ * would fuzz forever), supervised (a crashing input is a trial's result). */
+FG_TEST(lf_flags_modes_are_not_timed)
+{
+    static const char *const rows[][2] = {{"-merge=1", NULL},
+                                          {"-set_cover_merge=1", "-max_total_time=9"},
+                                          {"-minimize_crash=1", "-runs=5"}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char *argv[] = {"prog", (char *)rows[i][0], (char *)rows[i][1], NULL};
+        fgi_lf_config c;
+        char *log;
+        CHECK(parse(&c, &log, argv) == 0);
+        CHECK(c.mode != NULL);
+        CHECK_EQ_U(c.opt->v.seconds, 0);
+        CHECK(c.opt->v.fork == 1);
+        free(log);
+        fgi_lf_config_free(&c);
+    }
+}
+
 FG_TEST(lf_flags_driver_values)
 {
     fgi_lf_config c;

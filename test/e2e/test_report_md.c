@@ -2,8 +2,10 @@
  * reproducer and one replay command that works, known findings apart, target text that
  * cannot break the markdown, and the file written by a real gate. */
 #include "test/support/check.h"
+#include "test/support/oom.h"
 #include "test/support/proc.h"
 
+#include "engine/base/safeio.h"
 #include "engine/report/report.h"
 #include "engine/run/session.h"
 
@@ -138,25 +140,19 @@ FG_TEST(report_md_lists_runs_findings_and_replay_commands)
         fg_outcome_free(runs[i]);
 }
 
-/* Each failed allocation of a render leaves a failed string and no leak. */
-FG_TEST(report_md_out_of_memory_is_a_failed_string)
+static void render_md_of(fgi_str *out, void *o)
 {
     fgi_opts opt;
     memset(&opt, 0, sizeof opt);
+    fgi_report_md(out, &opt, (fg_outcome *const *)&o, 1);
+}
+
+/* Each failed allocation of a render leaves a failed string and no leak. */
+FG_TEST(report_md_out_of_memory_is_a_failed_string)
+{
     static const char *const details[] = {"a", "b", NULL};
     fg_outcome *o = run_of("t", 100, details, NULL);
-    unsigned long n;
-    for (n = 1; n < 500; n++) {
-        fgi_str s = {0};
-        fgi_mem_fail_nth(n);
-        fgi_report_md(&s, &opt, &o, 1);
-        int fired = fgi_mem_fail_nth(0) >= n;
-        CHECK(s.failed == fired);
-        fgi_str_free(&s);
-        if (!fired)
-            break;
-    }
-    CHECK(n < 500);
+    fgt_render_oom_loop(render_md_of, o, 500);
     fg_outcome_free(o);
 }
 
@@ -253,4 +249,28 @@ FG_TEST(report_md_write_failure_is_an_error_and_leaves_no_file)
     fg_session_free(s);
     fg_options_free(opt);
     fgt_rmrf(root);
+}
+
+/* A skipped target (built without what it needs) is its own count and row, with its reason,
+ * and has no line in the time table; coverage.svg draws no panel for it. */
+FG_TEST(report_md_and_svg_of_a_skipped_target)
+{
+    fgi_opts opt;
+    memset(&opt, 0, sizeof opt);
+    opt.cases = 1000;
+    fg_target t = {.name = "br", .skip = "built without brotli (install libbrotli-dev)"};
+    fg_outcome *runs[] = {run_of("good", 1000, NULL, NULL), fgi_outcome_skipped(&t)};
+    char *md = render(&opt, runs, 2);
+    FIND(md, "# fuzzgate: 1 passed, 0 failed, 1 skipped\n");
+    FIND(md, "| `br` | skipped | | | | | | built without brotli (install libbrotli-dev) |\n");
+    const char *times = FIND(md, "\n## Time (wall clock");
+    CHECK(times && !strstr(times, "`br`"));
+    free(md);
+    fgi_str svg = {0};
+    fgi_report_svg(&svg, &opt, runs, 2);
+    CHECK(!svg.failed && strstr(fgi_str_cstr(&svg), ">good") != NULL);
+    CHECK(strstr(fgi_str_cstr(&svg), ">br") == NULL);
+    fgi_str_free(&svg);
+    fg_outcome_free(runs[0]);
+    fg_outcome_free(runs[1]);
 }

@@ -176,13 +176,30 @@ FG_TEST(workflow_committed_corpus_past_its_budget_fails)
     snprintf(corpus, sizeof corpus, "--corpus=%s/corpus", root);
     snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
     fgt_run r;
-    CHECK(planted(&r, corpus, fdir, "--cases=100", "planted_clean") == 0);
+    char prog[300], junit_env[320];
+    snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
+    snprintf(junit_env, sizeof junit_env, "FUZZGATE_JUNIT=%s/junit.xml", root);
+    char *argv[] = {prog, corpus, fdir, "--cases=100", "planted_clean", NULL};
+    char *env[] = {junit_env, NULL};
+    CHECK(fgt_spawn(argv, env, &r) == 0);
     CHECK(r.exited && r.code == 1);
     CHECK(strstr(r.out, "planted_clean: FAIL") != NULL);
     CHECK(strstr(r.out, "0 passed, 1 failed") != NULL);
     /* The three files share one signature: a merge would keep one. */
     CHECK(strstr(r.err, "would drop 2 of 3") != NULL);
     fgt_run_free(&r);
+    /* The CI reports say the target failed, and why, as the closing line does. */
+    snprintf(path, sizeof path, "%s/junit.xml", root);
+    char *xml = fgt_slurp(path, NULL);
+    CHECK(xml && strstr(xml, "failures=\"1\"") != NULL);
+    CHECK(xml && strstr(xml, "<failure type=\"gate\" message=\"") != NULL);
+    CHECK(xml && strstr(xml, "over its budget") != NULL);
+    free(xml);
+    snprintf(path, sizeof path, "%s/f/FUZZ.md", root);
+    char *md = fgt_slurp(path, NULL);
+    CHECK(md && strstr(md, "# fuzzgate: 0 passed, 1 failed\n") != NULL);
+    CHECK(md && strstr(md, "| `planted_clean` | **FAIL** |") != NULL);
+    free(md);
     fgt_rmrf(root);
 }
 

@@ -1,5 +1,6 @@
 /* test/planted/lf_planted.c — a libFuzzer harness with one planted bug per first byte, for the
- * libFuzzer driver's tests (built into build/test-lf with libfuzzgate_libfuzzer.a).
+ * libFuzzer driver's tests (built into build/test-lf with libfuzzgate_libfuzzer.a, and with
+ * fuzzgate-libfuzzer.pc's coverage flags into build/test-lf-cov).
  * The tests hand the triggering input in as a corpus file, so no search is needed; the
  * first four bytes, compared as one integer (which an uninstrumented build cannot see),
  * keep a short run from stumbling on a bug by mutation:
@@ -7,6 +8,11 @@
  *   LEAK  leaks 24 bytes every run   -> leak-<sha1>
  *   ALOC  mallocs 3 MiB              -> oom-<sha1> under -malloc_limit_mb=1
  *   REJT  returns -1                 (never kept)
+ *   PATH  a branch of its own for each 5th byte a..h, and one for any other: built with
+ *         coverage (build/test-lf-cov) the merge tests know what a merge must keep;
+ *         writes "lf_planted: path" to stderr, which -close_fd_mask=2 must silence
+ * build/test-lf-cov is the clean twin (LF_PLANTED_CLEAN: no CRSH, LEAK, ALOC): with
+ * comparison tracing a fuzzing run would find those words at once.
  * LLVMFuzzerInitialize says on stderr that it ran and how many arguments it saw.
  */
 #include <stdint.h>
@@ -17,7 +23,10 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
+#ifndef LF_PLANTED_CLEAN
 static void *volatile kept;
+#endif
+static volatile int sink;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -32,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     uint32_t word = (uint32_t)data[0] << 24 | (uint32_t)data[1] << 16 | data[2] << 8 | data[3];
     switch (word) {
+#ifndef LF_PLANTED_CLEAN
     case 0x43525348: /* CRSH */
         abort();
     case 0x4c45414b: /* LEAK */
@@ -44,8 +54,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(p);
         return 0;
     }
+#endif
     case 0x52454a54: /* REJT */
         return -1;
+    case 0x50415448: /* PATH */
+        fprintf(stderr, "lf_planted: path\n");
+        switch (size > 4 ? data[4] : 0) {
+        case 'a': sink = 1; break;
+        case 'b': sink = 2; break;
+        case 'c': sink = 3; break;
+        case 'd': sink = 4; break;
+        case 'e': sink = 5; break;
+        case 'f': sink = 6; break;
+        case 'g': sink = 7; break;
+        case 'h': sink = 8; break;
+        default: sink = 0; break;
+        }
+        return 0;
     default:
         return 0;
     }

@@ -453,3 +453,23 @@ FG_TARGET(planted_rss, .run = rss_run, .what = "256 MiB resident through mmap")
  * called, so it has none. */
 FG_TARGET(planted_skipped, .what = "a target built without what it needs",
           .skip = "built without the planted dependency (a test)")
+
+/* Two planted bugs under a name and with messages full of what XML, JSON and markdown
+ * give meaning to, a control character and a byte that is not UTF-8: every report must
+ * still parse, and say each class once (test/scripts/ci_reports.sh). FG_TARGET takes an
+ * identifier, so this one registers by hand. */
+static uint64_t meta_run(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n))
+        fg_fail("<b>&amp; \"quoted\" 'single' back\\slash ctl\x01 del\x7f bad\xff utf8 \xc3\xa9");
+    FG_CHECK(memchr(d, SECOND_TRIGGER, n) == NULL, "]]> </failure> {\"json\": \"\\u0000\"}");
+    return shape(d, n);
+}
+static const fg_target meta_target = {.name = "planted_meta<&\"'\\\x01>", .run = meta_run,
+                                      .what = "two planted bugs, metacharacters everywhere",
+                                      .file = __FILE__, .line = __LINE__};
+static fg_registration meta_registration = {&meta_target, 0};
+__attribute__((constructor)) static void meta_register(void)
+{
+    fg_target_register(&meta_registration);
+}

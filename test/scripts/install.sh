@@ -4,11 +4,16 @@
 # segfault are each reported with the right kind, a .bin + .txt and a replay command that
 # reproduces it; build a libFuzzer harness with `pkg-config fuzzgate-libfuzzer` and check
 # that `./harness -runs=100000 -seed=1 corpus/` finds its planted bug and writes
-# crash-<sha1>. Run by `make check` from the repository root.
+# crash-<sha1>; build one with clang from the module's flags alone and check that it finds an
+# inlined-memcmp magic and a strcmp keyword; and that the interposed memcmp family is linked
+# without a reference to it. Run by `make check` from the repository root.
 set -u
 CC=${CC:-cc}
 SANFLAGS=
 [ -n "${SANITIZE:-}" ] && SANFLAGS="-fsanitize=$SANITIZE"
+# -Werror as the engine was built (WERROR=1 in CI): a user's newer compiler may warn more.
+WFLAGS="-Wall -Wextra"
+[ "${WERROR:-}" = 1 ] && WFLAGS="$WFLAGS -Werror"
 fails=0
 ok() { echo "install: ok: $1"; }
 bad() { echo "install: FAILED: $1"; fails=$((fails + 1)); }
@@ -17,15 +22,27 @@ B=${B:-build}
 stage=$(pwd)/$B/stage
 rm -rf "$stage"
 make -s install B="$B" CC="$CC" SANITIZE="${SANITIZE:-}" BROTLI="${BROTLI:-}" \
-    DESTDIR="$stage" PREFIX=/usr \
+    WERROR="${WERROR:-}" DESTDIR="$stage" PREFIX=/usr \
     >/dev/null || { echo "install: make install failed"; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/fg-outside-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cp test/outside/app_target.c "$work/"
 export PKG_CONFIG_PATH="$stage/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage"
 flags=$(pkg-config --cflags --libs fuzzgate-main) || { echo "install: pkg-config failed"; exit 1; }
-(cd "$work" && $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS app_target.c $flags -o app) ||
+(cd "$work" && $CC -std=c11 $WFLAGS $SANFLAGS app_target.c $flags -o app) ||
     { echo "install: building the outside target failed"; exit 1; }
+
+# The string hooks: nothing references strhook.o, so the interposed memcmp family must come
+# from the archive on its own, weak (W) so a -static link can take libc.a's instead (under ASan
+# the sanitizer's interceptors call the hooks).
+case "${SANITIZE:-}" in
+*address*) ;;
+*) if nm "$work/app" | grep -q ' [TW] strcmp$' && nm "$work/app" | grep -q ' [TW] memcmp$'; then
+       ok "the interposed strcmp and memcmp are linked from libfuzzgate.a"
+   else
+       bad "strcmp/memcmp not interposed in a program linked with libfuzzgate.a"
+   fi ;;
+esac
 
 # The planted check.
 (cd "$work" && ./app --findings=f app_parse >out 2>err)
@@ -82,7 +99,7 @@ cp test/outside/lf_harness.c "$work/"
 mkdir -p "$work/corpus"
 printf 'REC\001\003abc' >"$work/corpus/record"
 lfflags=$(pkg-config --cflags --libs fuzzgate-libfuzzer) || bad "pkg-config fuzzgate-libfuzzer"
-if (cd "$work" && $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS lf_harness.c $lfflags \
+if (cd "$work" && $CC -std=c11 $WFLAGS $SANFLAGS lf_harness.c $lfflags \
         -o harness); then
     (cd "$work" && ./harness -runs=100000 -seed=1 corpus/ >lout 2>lerr)
     st=$?
@@ -102,11 +119,63 @@ else
     bad "building the libFuzzer harness with gcc-style pkg-config flags failed"
 fi
 
+# -static links (the malloc family is weak: libc.a's wins) and the banner says the heap
+# oracles are blind then; the crash oracle still finds the planted bug. Compiled and linked
+# in two steps: clang given -fsanitize-coverage at link time adds its UBSan runtime, which
+# crashes at start in a static binary (fuzzgate or not).
+lfcflags=$(pkg-config --cflags fuzzgate-libfuzzer) lflibs=$(pkg-config --libs fuzzgate-libfuzzer)
+if [ -n "$SANFLAGS" ]; then
+    echo "install: SKIPPED: -static harness (sanitizer runtimes do not link statically)"
+elif (cd "$work" && $CC -c $lfcflags lf_harness.c -o lf_harness.o 2>static.log &&
+        $CC -static lf_harness.o $lflibs -o harness-static 2>>static.log); then
+    rm -f "$work"/crash-*
+    (cd "$work" && ./harness-static -runs=100000 -seed=1 corpus/ >sout 2>serr)
+    st=$?
+    grep -q "malloc is not fuzzgate's" "$work/serr" &&
+        ok "-static links and says the heap oracles are blind" ||
+        bad "-static: no warning about the heap oracles"
+    [ $st -eq 134 ] && ls "$work"/crash-* >/dev/null 2>&1 &&
+        ok "-static harness still dies of the planted assert" || bad "-static: status $st"
+else
+    bad "-static did not link: $(grep -m1 -i error "$work/static.log")"
+fi
+
+# clang from the installed module's flags alone: its -fno-builtin-* keep clang -O2 from
+# expanding an 8-byte memcmp and a strcmp with constants inline (past the coverage pass),
+# so the engine sees both comparisons and finds both bugs within a bounded run.
+if ! command -v clang >/dev/null 2>&1; then
+    echo "install: SKIPPED: clang is not installed (the inlined-comparison test needs it)"
+elif [ -n "$SANFLAGS" ]; then
+    echo "install: SKIPPED: clang inlined-comparison test (the staged library is a $CC" \
+        "sanitizer build; clang would link another sanitizer runtime)"
+else
+    mkdir -p "$work/magic/corpus"
+    cp test/outside/lf_magic.c "$work/magic/"
+    printf 'M' >"$work/magic/corpus/m"
+    printf 'Kx' >"$work/magic/corpus/k"
+    if (cd "$work/magic" && clang -O2 lf_magic.c $lfflags -o harness); then
+        (cd "$work/magic" && ./harness -fork=1 -runs=50000 -seed=1 corpus >out 2>&1)
+        st=$?
+        m=0 k=0
+        for f in "$work"/magic/crash-*; do
+            [ -f "$f" ] || continue
+            head -c 9 "$f" | od -An -tx1 | tr -d ' \n' | grep -q '^4d8a5a674d34673163$' && m=1
+            [ "$(cat "$f")" = Kfrobnicate ] && k=1
+        done
+        [ $st -eq 77 ] && [ $m -eq 1 ] && ok "clang, module flags only: the 8-byte memcmp magic" ||
+            bad "clang harness: memcmp magic not found (status $st)"
+        [ $k -eq 1 ] && ok "clang, module flags only: the strcmp keyword" ||
+            bad "clang harness: strcmp keyword not found (status $st)"
+    else
+        bad "building lf_magic.c with clang and the module's flags failed"
+    fi
+fi
+
 # The embedding example: a library's own test program (its own main and runner) links the
 # installed fuzzgate and runs one target per test case. It passes as its targets pass, and
 # the planted bug fails the host's test through its fuzz test case alone.
 cp -r examples/rle "$work/rle"
-mk() { make -s -C "$work/rle" CC="$CC" CFLAGS="-std=c11 -Wall -Wextra -Werror -O2 $SANFLAGS" "$@"; }
+mk() { make -s -C "$work/rle" CC="$CC" CFLAGS="-std=c11 $WFLAGS -O2 $SANFLAGS" "$@"; }
 if mk test_rle >/dev/null 2>&1; then
     (cd "$work/rle" && ./test_rle >out 2>err)
     st=$?
@@ -132,7 +201,7 @@ if [ -f "$stage/usr/include/fuzzgate_brotli.h" ]; then
     cp test/outside/app_brotli.c "$work/"
     bflags=$(PKG_CONFIG_PATH= PKG_CONFIG_SYSROOT_DIR= pkg-config --cflags --libs libbrotlienc \
         libbrotlidec)
-    if (cd "$work" && $CC -std=c11 -Wall -Wextra -Werror $SANFLAGS app_brotli.c $flags $bflags \
+    if (cd "$work" && $CC -std=c11 $WFLAGS $SANFLAGS app_brotli.c $flags $bflags \
             -o app_brotli); then
         (cd "$work" && ./app_brotli --findings=f --cases=300 app_brotli >out 2>err)
         st=$?

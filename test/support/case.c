@@ -4,7 +4,7 @@
 
 #include "test/support/check.h"
 #include "engine/feedback/cmp.h"
-#include "oracle/exec.h"
+#include "oracle/harness.h"
 
 static void (*case_body)(void);
 
@@ -22,18 +22,18 @@ static const fg_target case_target = {.name = "test_case", .run = run_case_body}
 int fgt_in_case(void (*body)(void))
 {
     static const uint8_t one_byte[1] = {0};
-    fgi_exec e;
+    fgi_harness e;
     fgi_case_result res;
     fgi_cmp_reset();
     case_body = body;
-    fg_error err = fgi_exec_open(&e, &case_target);
+    fg_error err = fgi_harness_open(&e, &case_target);
     CHECK(err == FG_OK);
     if (err != FG_OK)
         return 0;
-    int ok = fgi_exec_reserve(&e, 1) == FG_OK;
+    int ok = fgi_harness_reserve(&e, 1) == FG_OK;
     CHECK(ok);
     if (ok) {
-        fgi_exec_run(&e, one_byte, 1, &res);
+        fgi_harness_run(&e, one_byte, 1, &res);
         ok = res.status == FGI_CASE_OK;
         CHECK(ok);
     }
@@ -43,7 +43,7 @@ int fgt_in_case(void (*body)(void))
     size_t ni = fgi_cmp_since(0, ints, FGI_CMP_INTS);
     size_t ns = fgi_cmp_strs_since(0, strs, FGI_CMP_STRS);
     fgi_cmp_pool_add(ints, ni, strs, ns);
-    fgi_exec_close(&e);
-    CHECK(!fgi_exec_in_case());
+    fgi_harness_close(&e);
+    CHECK(!fgi_case_running());
     return ok;
 }

@@ -4,7 +4,7 @@
 #include "engine/feedback/sancov.h"
 
 #include "engine/feedback/cmp.h"
-#include "oracle/exec.h"
+#include "oracle/case.h"
 
 #include <stdlib.h>
 #include <strings.h>
@@ -109,7 +109,7 @@ static void compare_all_kinds(void)
 FG_TEST(cmp_nothing_recorded_outside_a_case)
 {
     fgi_cmp_reset();
-    CHECK(!fgi_exec_in_case());
+    CHECK(!fgi_case_running());
     compare_all_kinds(); /* called straight from the test: no case runs */
     CHECK(tables_empty());
     static const char x[] = "left operand", y[] = "right operand";

@@ -5,7 +5,6 @@
 #include "engine/feedback/sancov.h"
 
 #include "engine/feedback/cmp.h"
-#include "oracle/exec.h"
 #include "engine/mutate/mutate.h"
 
 #include <stdlib.h>

@@ -190,7 +190,7 @@ FG_TEST(options_new_out_of_memory)
 {
     /* every allocation fg_options_new makes may fail: NULL, never a half-built set */
     unsigned long nulls = 0, built = 0;
-    for (unsigned long nth = 1; nth < 12; nth++) {
+    for (unsigned long nth = 1; nth < 64 && !built; nth++) { /* a string per text option */
         fgi_mem_fail_nth(nth);
         fg_options *o = fg_options_new();
         fgi_mem_fail_nth(0);

@@ -2,6 +2,7 @@
  * store: exact bytes, the .txt record, directories created, atomic on failure. */
 #include "test/support/check.h"
 
+#include "engine/base/safeio.h"
 #include "engine/findings/finding.h"
 
 #include <dirent.h>

@@ -1,0 +1,91 @@
+/* oracle/case.h — the running case: the state that signal handlers, checks and oracles read.
+ *
+ * One case body runs at a time per process. What it is (its result, its input's origin)
+ * and where it stands (running or not, on which thread) is process-wide, because signal
+ * handlers, fg_fail_at (called from target code), the interposed allocator and the
+ * compiler's callbacks have no other way to reach it. The harness (harness.c) writes it
+ * around each body; the oracles (crash.c, timeout.c, heap.c) and the recorders
+ * (engine/feedback) only read it, or end the case with fgi_case_end, which jumps back to
+ * the harness. None of them calls up into the harness: this module is below them all.
+ */
+#ifndef FG_CASE_H
+#define FG_CASE_H
+
+#include "engine/internal.h"
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <sys/types.h>
+
+enum fgi_case_status {
+    FGI_CASE_OK = 0, /* the body returned; res->sig holds its signature */
+    FGI_CASE_ENDED   /* an oracle ended it or judged it: res->kind says which */
+};
+
+typedef struct fgi_case_result {
+    enum fgi_case_status status;
+    uint64_t sig;         /* valid for FGI_CASE_OK */
+    int rejected;         /* the body called fg_reject: never keep this input */
+    const char *kind;     /* "check", "write", "amplification", "retention" */
+    char site[256];       /* "file:line" of a check, "" otherwise */
+    char detail[1024];    /* the finding's detail */
+} fgi_case_result;
+
+struct fgi_finding_rec;
+struct fgi_mut;
+
+/* The state itself. Written by the run thread (the harness, and end_case on the case's
+ * own thread); read by handlers on that thread and, for `active` and `started`, by the
+ * watchdog. `active` is the only field a handler relies on being current. */
+typedef struct fgi_case_state {
+    volatile sig_atomic_t active;      /* a case body is running */
+    pthread_t thread;                  /* the thread running cases */
+    pid_t pid;                         /* the process that opened the harness */
+    sigjmp_buf jump;                   /* where an ended case returns to (the harness) */
+    fgi_case_result *res;              /* the running case's result */
+    int rejected;                      /* the running body called fg_reject */
+    const struct fgi_finding_rec *rec; /* what a finding of the running case is stored
+                                        * from (the harness's record; NULL when closed) */
+    const struct fgi_mut *mut;         /* the mutations that made its input, or NULL */
+    uint64_t boundary;                 /* return address of the call into the target */
+    volatile sig_atomic_t forked;      /* this process was forked by a target's case */
+    volatile sig_atomic_t reporting;   /* a sanitizer is printing its report of the case */
+    int channel;                       /* an executor's pipe to its supervisor, or -1 */
+    _Atomic unsigned long *started;    /* bodies started: own_started, or in an executor
+                                        * its shared slot's counter (the supervisor's too) */
+    _Atomic unsigned long own_started; /* the count when not an executor */
+} fgi_case_state;
+
+FGI_HIDDEN extern fgi_case_state fgi_case_now;
+
+/* 1 while a case body runs (any thread may ask; cheap). */
+static inline int fgi_case_running(void)
+{
+    return fgi_case_now.active;
+}
+
+/* 1 when called on the thread running the current case, during the case. */
+static inline int fgi_case_on_thread(void)
+{
+    return fgi_case_now.active && pthread_equal(pthread_self(), fgi_case_now.thread);
+}
+
+/* How many case bodies have started; *active says whether one is running now. The
+ * watchdog's clock-free progress. */
+FGI_HIDDEN unsigned long fgi_case_started(int *active);
+
+/* Ends the running case as a finding of `kind` with a printf-style detail; site (may be
+ * NULL) is hashed verbatim into the class. Only on the case's thread (check first with
+ * fgi_case_on_thread); used by the oracles and the edge budget. Does not return: the
+ * harness's fgi_harness_run goes on from its sigsetjmp. */
+FGI_HIDDEN FG_NORETURN void fgi_case_end(const char *kind, const char *site, const char *fmt,
+                                         ...) FG_PRINTF(3, 4);
+/* The same with a prefix before the formatted detail (a check's "file:line: "). */
+FGI_HIDDEN FG_NORETURN void fgi_case_endv(const char *kind, const char *site,
+                                          const char *prefix, const char *fmt, va_list ap)
+    FG_PRINTF(4, 0);
+
+#endif

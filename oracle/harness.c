@@ -1,0 +1,249 @@
+/* oracle/harness.c — running one case under the four oracles: arming them, calling the
+ * body, and the verdicts judged after it returns (read-only input, heap retention).
+ *
+ * A check or an oracle ends a case early by jumping back to the sigsetjmp in run_body
+ * (case.c); a fatal signal ends the process (crash.c). What the case's oracles read
+ * about it is in the case state (case.h), which this file alone writes.
+ */
+#include "oracle/harness.h"
+
+#include "engine/feedback/coverage.h"
+#include "engine/supervise/wire.h"
+#include "oracle/crash.h"
+#include "oracle/heap.h"
+#include "oracle/timeout.h"
+
+#include <string.h>
+#include <unistd.h>
+
+/* Process-wide because only one harness may arm the process's signal handlers at a time.
+ * Run thread only. */
+static struct {
+    fgi_harness *open; /* the open harness, NULL when none */
+    fgi_slot *slot;    /* an executor's shared slot, or NULL */
+    uint64_t seq;      /* the next input's position in the run */
+} harness;
+
+/* The one call into a target body. Not inlined and not a tail call, so the return address
+ * inside it marks where a crash's frames stop being the target's (the case's boundary). */
+__attribute__((noinline)) static uint64_t call_body(uint64_t (*run)(const uint8_t *, size_t),
+                                                    const uint8_t *in, size_t size)
+{
+    uint64_t sig = run(in, size);
+    __asm__ volatile("" ::: "memory");
+    return sig;
+}
+
+static uint64_t probe_boundary(const uint8_t *in, size_t size)
+{
+    (void)in;
+    (void)size;
+    fgi_case_now.boundary = (uint64_t)(uintptr_t)__builtin_return_address(0);
+    return 0;
+}
+
+/* Copies the input about to run into the executor's shared slot, so the supervisor still
+ * has it if this case kills the process. */
+static void publish(const fgi_harness *e, const uint8_t *data, size_t size)
+{
+    fgi_slot *sl = harness.slot;
+    if (size > sl->cap)
+        size = sl->cap; /* cannot happen: the slot is sized for the largest input */
+    if (data != sl->data && size)
+        memcpy(sl->data, data, size);
+    sl->size = size;
+    sl->seq = harness.seq;
+    sl->case_index = e->crash.case_index;
+    sl->napplied = e->mut ? e->mut->napplied : 0;
+    if (sl->napplied)
+        memcpy(sl->applied, e->mut->applied, sl->napplied);
+}
+
+void fgi_harness_attach(int channel, fgi_slot *slot)
+{
+    fgi_case_now.channel = channel;
+    fgi_case_now.started = slot ? &slot->cases : &fgi_case_now.own_started;
+    harness.slot = slot;
+}
+
+void fgi_harness_seq(uint64_t seq)
+{
+    harness.seq = seq;
+}
+
+fg_error fgi_harness_open(fgi_harness *e, const fg_target *t)
+{
+    if (harness.open)
+        return FG_EINVAL;
+    memset(e, 0, sizeof *e);
+    fg_error err = fgi_crash_arm();
+    if (err != FG_OK)
+        return err;
+    fgi_timeout_arm();
+    call_body(probe_boundary, NULL, 0);
+    fgi_case_now.forked = 0;
+    fgi_case_now.reporting = 0;
+    fgi_case_now.thread = pthread_self();
+    fgi_case_now.pid = getpid();
+    harness.open = e;
+    e->target = t;
+    return FG_OK;
+}
+
+void fgi_harness_close(fgi_harness *e)
+{
+    FG_ASSERT(harness.open == e && !fgi_case_now.active);
+    fgi_timeout_disarm();
+    fgi_crash_disarm();
+    fgi_case_now.rec = NULL;
+    fgi_case_now.mut = NULL;
+    harness.open = NULL;
+    /* The input buffer comes from the target-visible allocator on purpose: under ASan
+     * its end is a redzone, so a read one past the input is caught. It is allocated and
+     * freed outside any case, so no heap oracle counts it. */
+    free(e->buf);
+    e->buf = NULL;
+    e->cap = 0;
+}
+
+fg_error fgi_harness_reserve(fgi_harness *e, size_t size)
+{
+    FG_ASSERT(!fgi_case_now.active);
+    if (size <= e->cap && e->buf)
+        return FG_OK;
+    uint8_t *b = malloc(size ? size : 1);
+    if (!b)
+        return FG_ENOMEM;
+    free(e->buf);
+    e->buf = b;
+    e->cap = size ? size : 1;
+    return FG_OK;
+}
+
+/* Runs the body once over a copy of data with every oracle armed; heap says what the
+ * case left allocated (nothing for a case the engine ended: that memory is released). */
+static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_result *res,
+                     fgi_heap_report *heap)
+{
+    uint8_t *in = e->buf + e->cap - size;
+    if (size)
+        memcpy(in, data, size);
+    size_t allowance = e->target->allowance ? e->target->allowance(size)
+                                            : fgi_heap_default_allowance(size);
+    fgi_case_state *c = &fgi_case_now;
+    res->status = FGI_CASE_OK;
+    res->rejected = 0;
+    c->rejected = 0;
+    c->res = res;
+    c->rec = &e->crash;
+    c->mut = e->mut;
+    /* Only this thread writes the counter: a load and a store, no locked add. */
+    _Atomic unsigned long *started = c->started;
+    atomic_store_explicit(started, atomic_load_explicit(started, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    if (fgi_cov_enabled()) {
+        fgi_cov_reset();
+        fgi_cov_budget(fgi_cov_default_budget(size));
+    }
+    if (harness.slot) {
+        publish(e, data, size);
+        harness.slot->active = 1;
+    }
+    if (sigsetjmp(c->jump, 0) == 0) {
+        fgi_heap_arm(allowance);
+        c->active = 1;
+        uint64_t sig = call_body(e->target->run, in, size);
+        if (c->forked)
+            _exit(0); /* the target's forked copy, back from the body: it is not ours */
+        c->active = 0;
+        fgi_heap_disarm(heap);
+        res->sig = sig;
+        res->rejected = c->rejected;
+        if (heap->refused) {
+            res->status = FGI_CASE_ENDED;
+            res->kind = "amplification";
+            res->site[0] = '\0';
+            snprintf(res->detail, sizeof res->detail,
+                     "an allocation of %zu bytes on another thread would have passed the "
+                     "case's allowance of %zu bytes",
+                     heap->refused_size, allowance);
+        } else if (size && memcmp(in, data, size) != 0) {
+            size_t at = 0;
+            while (in[at] == data[at])
+                at++;
+            res->status = FGI_CASE_ENDED;
+            res->kind = "write";
+            res->site[0] = '\0';
+            snprintf(res->detail, sizeof res->detail,
+                     "the target wrote into its read-only input (first changed byte at "
+                     "offset %zu of %zu)",
+                     at, size);
+        }
+    } else {
+        fgi_heap_release();
+        heap->live_bytes = heap->live_blocks = 0;
+        heap->nsites = 0;
+        res->status = FGI_CASE_ENDED;
+        res->sig = 0;
+    }
+    if (harness.slot)
+        harness.slot->active = 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* Memory a case left behind is a leak only if it is left on every run: the same input
+ * runs twice more, and lazy initialisation (retained once, then reused) is let go. The
+ * class names the first sites in sorted module+offset order, never in table order, so it
+ * is the same from run to run. */
+static void confirm_retention(fgi_harness *e, const uint8_t *data, size_t size,
+                              fgi_case_result *res, const fgi_heap_report *first)
+{
+    fgi_heap_report again;
+    for (int run = 0; run < 2; run++) {
+        run_body(e, data, size, res, &again);
+        if (res->status != FGI_CASE_OK)
+            return; /* the re-run failed an oracle itself: that is the finding */
+        if (again.live_bytes == 0)
+            return; /* not retained every time: not a leak */
+    }
+    static char names[FGI_HEAP_SITES][96]; /* run thread only; too big for the stack */
+    for (unsigned i = 0; i < again.nsites; i++)
+        fgi_heap_site_name(again.sites[i], names[i], sizeof names[i]);
+    qsort(names, again.nsites, sizeof names[0], by_name);
+    char sites[4 * 96 + 8] = "";
+    size_t used = 0;
+    for (unsigned i = 0; i < again.nsites && i < 4; i++)
+        used += (size_t)snprintf(sites + used, sizeof sites - used, "%s%s", i ? ", " : "",
+                                 names[i]);
+    res->status = FGI_CASE_ENDED;
+    res->kind = "retention";
+    snprintf(res->site, sizeof res->site, "%s", sites);
+    snprintf(res->detail, sizeof res->detail,
+             "the case left %zu bytes in %zu blocks allocated, on each of 3 runs "
+             "(first run %zu bytes; allocated at %s%s)",
+             again.live_bytes, again.live_blocks, first->live_bytes, sites,
+             again.nsites > 4 ? ", ..." : "");
+}
+
+void fgi_harness_origin(fgi_harness *e, int64_t case_index, const char *origin,
+                        const fgi_mut *mut)
+{
+    e->crash.case_index = case_index;
+    e->crash.origin = origin;
+    e->mut = origin ? NULL : mut;
+}
+
+void fgi_harness_run(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_result *res)
+{
+    FG_ASSERT(harness.open == e && size <= e->cap && !fgi_case_now.active);
+    e->crash.data = data;
+    e->crash.size = size;
+    fgi_heap_report heap;
+    run_body(e, data, size, res, &heap);
+    if (res->status == FGI_CASE_OK && heap.live_bytes)
+        confirm_retention(e, data, size, res, &heap);
+}
