@@ -3,7 +3,7 @@
 
 #include "oracle/case.h"
 #include "engine/feedback/sancov.h"
-#include "engine/mutate/numbers.h"
+#include "engine/base/numtext.h"
 
 #include <string.h>
 
@@ -89,12 +89,30 @@ static void count_constant(const uint8_t *b, size_t len)
     }
 }
 
+double fgi_cmp_value(const fgi_cmp_int *c, uint64_t bits)
+{
+    if (c->kind == FGI_CMP_DOUBLE) {
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        return d;
+    }
+    if (c->kind == FGI_CMP_FLOAT) {
+        uint32_t b32 = (uint32_t)bits;
+        float f;
+        memcpy(&f, &b32, sizeof f);
+        return f;
+    }
+    unsigned shift = 64 - 8 * (unsigned)c->width;
+    return (double)((int64_t)(bits << shift) >> shift);
+}
+
 /* A floating-point operand offered to the automatic dictionary as its shortest text; which
  * side is the constant is not known, and the input's side rarely repeats. */
 static void count_number(const fgi_cmp_int *c, uint64_t bits)
 {
     char text[FGI_NUM_TEXT_MAX];
-    size_t n = fgi_num_text(fgi_num_value(c, bits), c->kind == FGI_CMP_FLOAT, FGI_NUM_SHORTEST, text);
+    size_t n = fgi_num_text(fgi_cmp_value(c, bits), c->kind == FGI_CMP_FLOAT, FGI_NUM_SHORTEST,
+                            text);
     count_constant((const uint8_t *)text, n);
 }
 
@@ -247,6 +265,7 @@ void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
  * writes them back as text, and for cmp_int where a format stores them as bytes. */
 static void note_real(uint64_t a, uint64_t b, uint8_t width, uint8_t kind)
 {
+    cmp.traced = 1;
     if (a == b || !fgi_case_running())
         return;
     fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];

@@ -36,6 +36,11 @@ typedef struct fgi_cmp_str {
  * tracing (for a start-up banner). */
 FGI_HIDDEN int fgi_cmp_traced(void);
 
+/* An operand of c (c->a or c->b) as the number a parser produced: a float's or double's
+ * value, or the integer read as signed when its top bit is set (strtol's -5 compared as
+ * 0xfffffffb). */
+FGI_HIDDEN double fgi_cmp_value(const fgi_cmp_int *c, uint64_t bits);
+
 /* Empties the tables (a target's run starts here). */
 FGI_HIDDEN void fgi_cmp_reset(void);
 /* The pool the mutators draw from: pairs made by inputs the run kept, added in the order
@@ -52,7 +57,8 @@ FGI_HIDDEN void fgi_cmp_pool_add(const fgi_cmp_int *ints, size_t nints,
 /* The automatic dictionary: constants that keep appearing in pooled comparisons (a string
  * operand, the constant side of an integer comparison of 2+ bytes, little-endian, or either
  * side of a floating-point comparison as the shortest text that reads back as it) are
- * promoted to words once seen FGI_CMP_AUTO_AFTER times. At most FGI_CMP_AUTO words, in promotion order.
+ * promoted to words once seen FGI_CMP_AUTO_AFTER times. At most FGI_CMP_AUTO words, in
+ * promotion order.
  * fgi_cmp_auto_word returns word i (0 <= i < fgi_cmp_auto_count()). */
 #define FGI_CMP_AUTO 64
 #define FGI_CMP_AUTO_AFTER 16

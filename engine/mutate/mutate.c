@@ -6,7 +6,6 @@
 #include "engine/mutate/mutate.h"
 
 #include "engine/feedback/cmp.h"
-#include "engine/mutate/numbers.h"
 
 #include <string.h>
 

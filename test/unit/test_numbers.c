@@ -1,7 +1,8 @@
-/* test/unit/test_numbers.c — numbers as text: the forms of a compared value, and the number
- * tokens found in an input (engine/mutate/numbers.c). */
+/* test/unit/test_numbers.c — numbers as text: the forms of a compared value
+ * (engine/base/numtext.c), and the number tokens found in an input (engine/mutate/numbers.c). */
 #include "test/support/check.h"
 
+#include "engine/base/numtext.h"
 #include "engine/mutate/numbers.h"
 
 #include <stdlib.h>
