@@ -582,7 +582,8 @@ static struct {
 
 static void build_eligible(void)
 {
-    FG_ASSERT(fgi_mutators[FLIP_BIT].fn == flip_bit && fgi_mutators[INSERT_BYTE].fn == insert_byte);
+    FG_ASSERT(fgi_mutators[FLIP_BIT].fn == flip_bit);
+    FG_ASSERT(fgi_mutators[INSERT_BYTE].fn == insert_byte);
     for (unsigned s = 0; s <= MAX_MIN_SIZE; s++)
         for (unsigned have = 0; have < NEEDS_COMBOS; have++)
             for (size_t k = 0; k < NMUT; k++)
