@@ -5,7 +5,11 @@
 #                        and no circle of includes (test/scripts/include_cycles.sh)
 #   make fuzz            a depth run of every built-in target (FUZZ_SECONDS each, live status)
 #   make bench           cases/s vs libFuzzer, the oracles' cost, malloc/free pair cost (~2 min)
-#   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer
+#   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer (FIND_ROWS=plain:
+#                        only the plain-build rows; bench/find.sh lists the knobs)
+#   make bench-real      libFuzzer harnesses over zlib, Brotli, libpng, expat, libyaml and
+#                        libxml2: fuzzgate beside libFuzzer, cases/s, input length, RSS
+#                        (BENCH_REAL_SECONDS a run, default 10; BENCH_REAL_REPS, default 3)
 #   make brotli-seeds    larger generated seeds for the Brotli targets in build/brotli-seeds/
 #                        (deterministic, not committed; tools/brotli_seeds.c)
 #   make install         PREFIX=/usr/local DESTDIR=
@@ -98,12 +102,13 @@ TARGET_OBJ := $(TARGET_SRC:%.c=$(B)/%.o)
 TEST_OBJ   := $(TEST_SRC:%.c=$(B)/%.o)
 MAIN_OBJ   := $(B)/engine/gate/driver_main.o
 PLANTED_OBJ := $(B)/test/planted/planted.o $(B)/test/planted/planted_zlib.o \
-               $(B)/test/planted/planted_brotli.o $(B)/test/planted/planted_xml.o \
-               $(B)/test/planted/planted_yaml.o $(B)/test/planted/planted_expat.o
+               $(B)/test/planted/planted_brotli.o $(B)/test/planted/planted_search.o \
+               $(B)/test/planted/planted_xml.o $(B)/test/planted/planted_yaml.o \
+               $(B)/test/planted/planted_expat.o
 LF_MAIN_OBJ := $(B)/bridge/harness/libfuzzer_main.o
 
-.PHONY: all check unit gate fuzz bench bench-find brotli-seeds install clean docs libfuzzer afl \
-        coverage
+.PHONY: all check unit gate fuzz bench bench-find bench-real brotli-seeds install clean docs \
+        libfuzzer afl coverage
 all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a $(B)/fuzzgate
 
 # Rebuild everything when the compiler or flags change.
@@ -140,6 +145,8 @@ EDGE_BUDGET := 1
 endif
 $(TARGET_OBJ) $(PLANTED_OBJ): CFLAGS_ALL += $(COVFLAGS)
 endif
+# strcmp against a short constant is expanded inline without it (planted_search.c).
+$(B)/test/planted/planted_search.o: CFLAGS_ALL += -fno-builtin
 
 # Source coverage (make coverage) goes on the code under test only, as INSTRUMENT does: the
 # engine's own lines would drown the targets' in the report. -O0 (the later flag wins) so
@@ -240,6 +247,8 @@ unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-cov $(B)/te
 	B="$(B)" sh test/scripts/libfuzzer.sh
 	B="$(B)" sh test/scripts/ci_reports.sh
 	BROTLI="$(HAVE_BROTLI)" sh test/scripts/clusterfuzzlite.sh
+	B="$(B)" CC="$(CC)" INSTRUMENT="$(INSTRUMENT)" SANITIZE="$(SANITIZE)" \
+		sh test/scripts/search_compilers.sh
 ifeq ($(HAVE_BROTLI),1)
 	@# The generated seeds stay seeds the Brotli targets pass.
 	rm -rf $(B)/brotli-seeds && $(B)/brotli-seeds-gen $(B)/brotli-seeds
@@ -261,6 +270,12 @@ bench: all
 # Time-to-find on planted bugs, fuzzgate (gcc and clang coverage) beside libFuzzer.
 bench-find: all
 	CC="$(CC)" B="$(B)" OPT="$(OPT)" sh bench/find.sh
+
+# Real libraries: the same LLVMFuzzerTestOneInput harnesses under libFuzzer, fuzzgate's
+# libFuzzer driver and as fuzzgate targets (bench/real/run.sh); a library without its -dev
+# package is skipped, and the run says so.
+bench-real: all
+	CC="$(CC)" B="$(B)" OPT="$(OPT)" sh bench/real/run.sh
 
 # The built-in targets under libFuzzer and AFL++ (docs/libfuzzer.md): each target's file,
 # the adapter (LLVMFuzzerTestOneInput over the target's .run) and the standalone registry

@@ -1,4 +1,5 @@
-# bench/find.sh — time-to-find planted bugs: fuzzgate (gcc and clang coverage) beside libFuzzer.
+# bench/find.sh — time-to-find planted bugs: fuzzgate (gcc and clang coverage, and a plain
+# build) beside libFuzzer.
 #
 # Run by `make bench-find` after `make all`. Builds, in $B/find, three binaries over the
 # same bodies (bench/find/bugs.c), each with its engine's instrumentation and -fno-builtin:
@@ -8,6 +9,14 @@
 #   libFuzzer       bugs under clang -fsanitize=fuzzer (lf_main.c, the bug named by FIND_BUG)
 # Both fuzzgate binaries link the engine from $B (built by $CC, never instrumented); it is
 # C, so a clang-compiled target links with a gcc-built library and the other way round.
+# The plain rows (issue 12: what most users' `make check` runs) use other bugs, whose
+# bodies return an honest signature (bench/find/plain_bugs.c), in two more binaries:
+#   fuzzgate-plain  the bugs under $GCC -O2 -fno-builtin, no coverage at all (fg_plain.c):
+#                   the signature and the interposed string comparisons are the guidance
+#   libfuzzer-cov   the same bodies under clang -fsanitize=fuzzer (lf_plain.c), which
+#                   ignores the signature and has full coverage and comparison tracing
+# FIND_ROWS picks the rows: "all" (default), "instrumented" or "plain"; `make bench-find
+# FIND_ROWS=plain FIND_SEEDS="1 2 3 4 5 6 7 8 9 10"` is the plain table alone.
 # Then every bug runs on every engine for each seed in FIND_SEEDS, interleaved, from an
 # empty corpus, under one budget: FIND_CASES cases, cut at FIND_SECONDS of wall clock
 # (libFuzzer's -max_total_time; `timeout` around fuzzgate, which has no such pair).
@@ -23,7 +32,7 @@
 # Environment: CC (what built $B; default cc), GCC (default gcc, or $CC when it is not
 # clang), CLANG (default clang), B (build directory, default build), OPT (default -O2),
 # FIND_SEEDS (default "1 2 3"), FIND_CASES (default 10000000), FIND_SECONDS (default 60),
-# FIND_BUGS (default: all seven).
+# FIND_BUGS (default: all eleven), FIND_PLAIN_BUGS (default: all six plain ones), FIND_ROWS.
 set -eu
 
 CC=${CC:-cc}
@@ -33,7 +42,15 @@ OPT=${OPT:--O2}
 SEEDS=${FIND_SEEDS:-1 2 3}
 CASES=${FIND_CASES:-10000000}
 SECONDS_CAP=${FIND_SECONDS:-60}
-BUGS=${FIND_BUGS:-magic4 memcmp8 strcmp ladder16 switch2 lenfield maze}
+BUGS=${FIND_BUGS:-magic4 memcmp8 strcmp ladder16 switch2 lenfield maze mazesig strtod strtol crc32}
+PBUGS=${FIND_PLAIN_BUGS:-prefix4 keyword rungs16 maze tlv kv}
+ROWS=${FIND_ROWS:-all}
+case $ROWS in
+all) ;;
+plain) BUGS= ;;
+instrumented) PBUGS= ;;
+*) echo "bench-find: FIND_ROWS='$ROWS' is not all, plain or instrumented" >&2; exit 2 ;;
+esac
 if [ -z "${GCC:-}" ]; then
     if "$CC" --version 2>/dev/null | grep -q clang; then GCC=gcc; else GCC=$CC; fi
 fi
@@ -53,7 +70,12 @@ for s in $SEEDS; do
 done
 for bug in $BUGS; do
     grep -q "^static int bug_$bug(" bench/find/bugs.c 2>/dev/null ||
+        grep -q "^FG_TARGET(find_$bug," bench/find/fg_main.c 2>/dev/null ||
         die "FIND_BUGS: no bug '$bug' in bench/find/bugs.c"
+done
+for bug in $PBUGS; do
+    grep -q "^static int pbug_$bug(" bench/find/plain_bugs.c 2>/dev/null ||
+        die "FIND_PLAIN_BUGS: no bug '$bug' in bench/find/plain_bugs.c"
 done
 if [ ! -f "$B/libfuzzgate.a" ] || [ ! -f "$B/engine/gate/driver_main.o" ]; then
     die "$B/libfuzzgate.a or $B/engine/gate/driver_main.o is missing: run 'make all' first"
@@ -85,40 +107,58 @@ GCC_COV="-fsanitize-coverage=trace-pc,trace-cmp"
 CLANG_COV="-fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp"
 
 ENGINES=
+PENGINES=
 SKIPPED=
 
-# Builds one fuzzgate binary: $1 engine name, $2 compiler, $3 coverage flags.
+# Builds one fuzzgate binary: $1 engine name, $2 compiler, $3 coverage flags, $4 source.
 build_fuzzgate() {
     log=$D/build-$1.log
     # shellcheck disable=SC2086 # the flag variables are lists
-    if "$2" $CFLAGS_FIND $3 -c bench/find/fg_main.c -o "$D/$1.o" >"$log" 2>&1 &&
+    if "$2" $CFLAGS_FIND $3 -c "$4" -o "$D/$1.o" >"$log" 2>&1 &&
         "$2" -o "$D/$1" "$D/$1.o" "$B/engine/gate/driver_main.o" "$B/libfuzzgate.a" \
             -lpthread >>"$log" 2>&1; then
-        ENGINES="$ENGINES $1"
+        :
     else
         die "cannot build $D/$1 with $2; see $log"
     fi
 }
 
+# Builds a libFuzzer binary: $1 engine name, $2 source; 1 when clang cannot link it.
+build_libfuzzer() {
+    # shellcheck disable=SC2086
+    if "$CLANG" $CFLAGS_FIND -fsanitize=fuzzer -o "$D/$1" "$2" >"$D/build-$1.log" 2>&1; then
+        return 0
+    fi
+    SKIPPED="$SKIPPED $1 ('$CLANG -fsanitize=fuzzer' does not link; see $D/build-$1.log);"
+    return 1
+}
+
 if command -v "$GCC" >/dev/null 2>&1; then
-    build_fuzzgate fuzzgate-gcc "$GCC" "$GCC_COV"
+    if [ -n "$BUGS" ]; then
+        build_fuzzgate fuzzgate-gcc "$GCC" "$GCC_COV" bench/find/fg_main.c
+        ENGINES="$ENGINES fuzzgate-gcc"
+    fi
+    if [ -n "$PBUGS" ]; then
+        build_fuzzgate fuzzgate-plain "$GCC" "" bench/find/fg_plain.c
+        PENGINES="$PENGINES fuzzgate-plain"
+    fi
 else
-    SKIPPED="$SKIPPED fuzzgate-gcc ('$GCC' is not installed);"
+    SKIPPED="$SKIPPED fuzzgate-gcc and fuzzgate-plain ('$GCC' is not installed);"
 fi
 if command -v "$CLANG" >/dev/null 2>&1; then
-    build_fuzzgate fuzzgate-clang "$CLANG" "$CLANG_COV"
-    # shellcheck disable=SC2086
-    if "$CLANG" $CFLAGS_FIND -fsanitize=fuzzer -o "$D/libfuzzer" bench/find/lf_main.c \
-        >"$D/build-libfuzzer.log" 2>&1; then
-        ENGINES="$ENGINES libfuzzer"
-    else
-        SKIPPED="$SKIPPED libFuzzer ('$CLANG -fsanitize=fuzzer' does not link; see"
-        SKIPPED="$SKIPPED $D/build-libfuzzer.log);"
+    if [ -n "$BUGS" ]; then
+        build_fuzzgate fuzzgate-clang "$CLANG" "$CLANG_COV" bench/find/fg_main.c
+        ENGINES="$ENGINES fuzzgate-clang"
+        ! build_libfuzzer libfuzzer bench/find/lf_main.c || ENGINES="$ENGINES libfuzzer"
+    fi
+    if [ -n "$PBUGS" ]; then
+        ! build_libfuzzer libfuzzer-cov bench/find/lf_plain.c ||
+            PENGINES="$PENGINES libfuzzer-cov"
     fi
 else
     SKIPPED="$SKIPPED fuzzgate-clang and libFuzzer ('$CLANG' is not installed);"
 fi
-[ -n "$ENGINES" ] || die "no engine could be built:$SKIPPED"
+[ -n "$ENGINES$PENGINES" ] || die "no engine could be built:$SKIPPED"
 
 # ---- run --------------------------------------------------------------------------------
 RESULTS=$D/results.txt
@@ -134,6 +174,8 @@ run_one() {
     mkdir -p "$CORPUS" "$OUT"
     log=$LOGS/$2-$1-$3.log
     t0=$(now)
+    target=find_$2
+    [ "$1" != fuzzgate-plain ] || target=plain_$2
     case $1 in
     fuzzgate-*)
         rc=0
@@ -141,10 +183,10 @@ run_one() {
         # (a supervised run would go on to the budget).
         $CAP "$D/$1" --no-fork --seed="$3" --cases="$CASES" --seconds=0 --max-len=0 --dict= \
             --timeout-ms=0 --no-verbose --corpus="$CORPUS" --findings="$OUT" \
-            "find_$2" >"$log" 2>&1 || rc=$?
+            "$target" >"$log" 2>&1 || rc=$?
         t1=$(now)
         txt=
-        for f in "$OUT/find_$2/"*.txt; do
+        for f in "$OUT/$target/"*.txt; do
             [ -f "$f" ] && txt=$f
         done
         if [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ]; then
@@ -161,9 +203,9 @@ run_one() {
             die "$1 $2 seed $3: exit $rc and no SIGABRT crash finding; see $log"
         fi
         ;;
-    libfuzzer)
+    libfuzzer | libfuzzer-cov)
         rc=0
-        FIND_BUG=$2 "$D/libfuzzer" -seed="$3" -runs="$CASES" -max_len=64 \
+        FIND_BUG=$2 "$D/$1" -seed="$3" -runs="$CASES" -max_len=64 \
             -max_total_time="$SECONDS_CAP" -print_final_stats=1 -artifact_prefix="$OUT/" \
             "$CORPUS" >"$log" 2>&1 || rc=$?
         t1=$(now)
@@ -187,11 +229,12 @@ set -- $SEEDS
 NSEEDS=$#
 echo "bench-find: budget $CASES cases or $SECONDS_CAP s a run, seeds $SEEDS, empty corpus," \
     "max_len 64"
-for e in $ENGINES; do
+for e in $ENGINES $PENGINES; do
     case $e in
     fuzzgate-gcc) how="$("$GCC" --version | sed 1q) $OPT $GCC_COV -fno-builtin" ;;
     fuzzgate-clang) how="$("$CLANG" --version | sed 1q) $OPT $CLANG_COV -fno-builtin" ;;
-    libfuzzer) how="$("$CLANG" --version | sed 1q) $OPT -fsanitize=fuzzer -fno-builtin" ;;
+    fuzzgate-plain) how="$("$GCC" --version | sed 1q) $OPT -fno-builtin, no coverage" ;;
+    libfuzzer*) how="$("$CLANG" --version | sed 1q) $OPT -fsanitize=fuzzer -fno-builtin" ;;
     esac
     echo "bench-find: $e: $how"
 done
@@ -205,13 +248,25 @@ for bug in $BUGS; do
     done
     echo "  $bug: done" >&2
 done
+for bug in $PBUGS; do
+    for s in $SEEDS; do
+        for e in $PENGINES; do
+            run_one "$e" "$bug" "$s"
+        done
+    done
+    echo "  plain $bug: done" >&2
+done
 rm -rf "$CORPUS" "$OUT"
 
 # ---- table ------------------------------------------------------------------------------
 # One row per bug and engine, in run order, then a summary line per engine. awk's sort is
 # by hand: POSIX awk has none.
+# $1: a title, $2: the bugs, $3: the engines.
+table() {
+[ -n "$2" ] && [ -n "$3" ] || return 0
 echo
-awk -v nseeds="$NSEEDS" -v engines="$ENGINES" -v bugs="$BUGS" -v seeds="$SEEDS" '
+echo "$1"
+awk -v nseeds="$NSEEDS" -v engines="$3" -v bugs="$2" -v seeds="$SEEDS" '
 function med(vals, oks, n,    i, j, t, u, a, b) {
     # misses sort after every find; the median of an even count is the mean of the two
     for (i = 1; i <= n; i++)
@@ -271,4 +326,9 @@ END {
         printf "\n"
     }
 }' "$RESULTS"
+}
+table "instrumented builds (targets return no signature; coverage and comparisons guide):" \
+    "$BUGS" "$ENGINES"
+table "plain builds (fuzzgate without coverage: the signature and string comparisons guide):" \
+    "$PBUGS" "$PENGINES"
 echo "(cases: per seed, to the crash; 'miss' = not found within the budget; logs in $LOGS)"

@@ -148,6 +148,32 @@ FG_NORETURN void fg_fail_at(const char *file, int line, const char *cond, const 
  * fails on its oracles. Only on the case's own thread; elsewhere it does nothing. */
 void fg_reject(void);
 
+/* More than one signature. Each says something about the running case beyond what its
+ * run returns; all are novelty-neutral when never called. Only on the case's own thread;
+ * elsewhere (and under libFuzzer or AFL++, through the standalone bridge) they do
+ * nothing, and the comparison helpers still compare. */
+
+/* An extra novelty value of this case (0 is allowed): an input whose value the run has not
+ * met is kept, as a new signature would be. For targets with several independent states
+ * (a parser's state and its decoder's, a set of flags). At most FG_FEATURES_MAX a case;
+ * more are ignored. */
+#define FG_FEATURES_MAX 64
+void fg_feature(uint64_t value);
+
+/* A value to push up (a depth, a count, a distance turned round): slot (< FG_MAX_SLOTS)
+ * keeps an input whose value reaches a range of that slot no input reached before. The
+ * ranges are a quarter of a power of two wide (1, 2, 3, 4, 5, 6, 7, 8-9, 10-11, ...),
+ * so a value that keeps rising keeps finding news with logarithmic resolution. */
+#define FG_MAX_SLOTS 16
+void fg_maximize(unsigned slot, uint64_t value);
+
+/* Comparison helpers: return what the comparison returns, and tell the mutator both
+ * operands so that a build without compiler coverage can still write the wanted value
+ * where the input holds the other (input-to-state). Use them for the comparisons that
+ * guard what matters: a magic number, a version, a keyword. */
+int fg_cmp_u64(uint64_t a, uint64_t b);                  /* a == b */
+int fg_cmp_bytes(const void *a, const void *b, size_t n); /* the n bytes are equal */
+
 /* A 64-bit finaliser (splitmix64's); a bijection, so distinct inputs stay distinct. */
 static inline uint64_t fg_mix64(uint64_t x)
 {

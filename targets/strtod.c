@@ -103,6 +103,14 @@ static uint64_t strtod_run(const uint8_t *data, size_t size)
     FG_CHECK(n > 0 && (size_t)n < sizeof text, "%%a of %.17g needs %d bytes", v, n);
     read_back(v, text, "%a");
 
+    /* Beyond the signature: a longer numeral is progress (rounding bugs live in long
+     * ones), and so is each new binary-exponent range the value reaches. */
+    fg_maximize(0, used);
+    int exp2 = 0;
+    if (cls != NUM_INF && cls != NUM_NAN)
+        (void)frexp(v, &exp2);
+    fg_feature((uint64_t)(exp2 + 1100) / 128);
+
     int hex = strpbrk(prefix, "xX") != NULL;
     uint64_t sig = fg_sig(cls, fg_bucket(used, 9));
     sig = fg_fold(sig, (uint64_t)(signbit(v) != 0));

@@ -3,6 +3,7 @@
 
 #include "oracle/case.h"
 #include "engine/feedback/sancov.h"
+#include "engine/base/numtext.h"
 
 #include <string.h>
 
@@ -88,6 +89,33 @@ static void count_constant(const uint8_t *b, size_t len)
     }
 }
 
+double fgi_cmp_value(const fgi_cmp_int *c, uint64_t bits)
+{
+    if (c->kind == FGI_CMP_DOUBLE) {
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        return d;
+    }
+    if (c->kind == FGI_CMP_FLOAT) {
+        uint32_t b32 = (uint32_t)bits;
+        float f;
+        memcpy(&f, &b32, sizeof f);
+        return f;
+    }
+    unsigned shift = 64 - 8 * (unsigned)c->width;
+    return (double)((int64_t)(bits << shift) >> shift);
+}
+
+/* A floating-point operand offered to the automatic dictionary as its shortest text; which
+ * side is the constant is not known, and the input's side rarely repeats. */
+static void count_number(const fgi_cmp_int *c, uint64_t bits)
+{
+    char text[FGI_NUM_TEXT_MAX];
+    size_t n = fgi_num_text(fgi_cmp_value(c, bits), c->kind == FGI_CMP_FLOAT, FGI_NUM_SHORTEST,
+                            text);
+    count_constant((const uint8_t *)text, n);
+}
+
 size_t fgi_cmp_auto_count(void)
 {
     return cmp.npromoted;
@@ -102,6 +130,7 @@ const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len)
 
 void fgi_cmp_reset(void)
 {
+    fgi_signals_begin();
     cmp.nints = cmp.nstrs = cmp.npool_ints = cmp.npool_strs = 0;
     memset(cmp.counts, 0, sizeof cmp.counts);
     cmp.ncounts = cmp.npromoted = 0;
@@ -135,7 +164,10 @@ void fgi_cmp_pool_add(const fgi_cmp_int *ints, size_t nints, const fgi_cmp_str *
     for (size_t i = 0; i < nints; i++) {
         const fgi_cmp_int *c = &ints[i];
         cmp.pool_ints[cmp.npool_ints++ % FGI_CMP_INTS] = *c;
-        if (c->width >= 2 && c->constant) {
+        if (c->kind != FGI_CMP_INTEGER) {
+            count_number(c, c->a);
+            count_number(c, c->b);
+        } else if (c->width >= 2 && c->constant) {
             uint8_t le[8];
             for (unsigned j = 0; j < c->width; j++)
                 le[j] = (uint8_t)(c->b >> (8 * j));
@@ -204,11 +236,19 @@ static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
     slot->b = b;
     slot->width = width;
     slot->constant = (uint8_t)b_is_constant;
+    slot->kind = FGI_CMP_INTEGER;
+}
+
+void fgi_cmp_note_int(uint64_t a, uint64_t b, uint8_t width)
+{
+    note_int(a, b, width, 0);
 }
 
 void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
 {
-    if (!fgi_case_running() || alen == 0 || blen == 0)
+    /* One side may be empty: strcmp(input, "keyword") on an empty input is the first
+     * thing a search meets, and the keyword is what it needs. */
+    if (!fgi_case_running() || (alen == 0 && blen == 0))
         return;
     alen = alen < FGI_CMP_STR_MAX ? alen : FGI_CMP_STR_MAX;
     blen = blen < FGI_CMP_STR_MAX ? blen : FGI_CMP_STR_MAX;
@@ -226,20 +266,98 @@ void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
     slot->blen = (uint8_t)blen;
 }
 
+/* Whether the n bytes at w occur in the input. A byte loop: memmem is interposed. */
+static int occurs(const uint8_t *in, size_t size, const uint8_t *w, size_t n)
+{
+    for (size_t i = 0; n <= size && i + n <= size; i++) {
+        size_t j = 0;
+        while (j < n && in[i + j] == w[j])
+            j++;
+        if (j == n)
+            return 1;
+    }
+    return 0;
+}
+
+static uint64_t bytes_key(uint64_t tag, const uint8_t *b, size_t n)
+{
+    uint64_t h = tag;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
+    h = fg_mix64(h ^ n);
+    return h ? h : 1;
+}
+
+/* Calls fn for an integer operand of w bytes found in neither byte order; 1 if it did. */
+static int int_constant(const uint8_t *in, size_t size, uint64_t v, unsigned w,
+                        void (*fn)(void *ctx, uint64_t key), void *ctx)
+{
+    uint8_t le[8], be[8];
+    for (unsigned i = 0; i < w; i++) {
+        le[i] = (uint8_t)(v >> (8 * i));
+        be[w - 1 - i] = le[i];
+    }
+    if (occurs(in, size, le, w) || occurs(in, size, be, w))
+        return 0;
+    fn(ctx, bytes_key(0x1a7e5eedULL + w, le, w));
+    return 1;
+}
+
+void fgi_cmp_constants(const uint8_t *in, size_t n, unsigned long mark, unsigned long smark,
+                       void (*fn)(void *ctx, uint64_t key), void *ctx)
+{
+    if (cmp.nstrs == smark && cmp.nints == mark)
+        return; /* the case compared nothing: the common case, kept cheap */
+    unsigned left = FGI_CMP_FEATS;
+    unsigned long s = since_count(cmp.nstrs, smark, FGI_CMP_STRS, FGI_CMP_STRS);
+    for (unsigned long i = 0; i < s && left; i++) {
+        const fgi_cmp_str *c = &cmp.strs[(cmp.nstrs - s + i) % FGI_CMP_STRS];
+        if (c->alen && !occurs(in, n, c->a, c->alen) && left--)
+            fn(ctx, bytes_key(0x57a1c0deULL, c->a, c->alen));
+        if (c->blen && left && !occurs(in, n, c->b, c->blen) && left--)
+            fn(ctx, bytes_key(0x57a1c0deULL, c->b, c->blen));
+    }
+    unsigned long k = since_count(cmp.nints, mark, FGI_CMP_INTS, FGI_CMP_INTS);
+    for (unsigned long i = 0; i < k && left; i++) {
+        const fgi_cmp_int *c = &cmp.ints[(cmp.nints - k + i) % FGI_CMP_INTS];
+        left -= (unsigned)int_constant(in, n, c->b, c->width, fn, ctx);
+        if (left && !c->constant)
+            left -= (unsigned)int_constant(in, n, c->a, c->width, fn, ctx);
+    }
+}
+
 /* The callbacks, as clang and gcc emit them for -fsanitize-coverage=trace-cmp. */
 
-/* gcc also traces floating-point comparisons; their operands are not bytes a mutator can
- * usefully write, so they are accepted and ignored. */
+/* gcc also traces floating-point comparisons (clang does not): their operands are kept as
+ * bit patterns, kind FGI_CMP_DOUBLE or _FLOAT, for the number mutator (numbers.c) that
+ * writes them back as text, and for cmp_int where a format stores them as bytes. */
+static void note_real(uint64_t a, uint64_t b, uint8_t width, uint8_t kind)
+{
+    cmp.traced = 1;
+    if (a == b || !fgi_case_running())
+        return;
+    fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
+    slot->a = a;
+    slot->b = b;
+    slot->width = width;
+    slot->constant = 0;
+    slot->kind = kind;
+}
+
 void __sanitizer_cov_trace_cmpf(float a, float b)
 {
-    (void)a;
-    (void)b;
+    uint32_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    note_real(x, y, 4, FGI_CMP_FLOAT);
 }
 
 void __sanitizer_cov_trace_cmpd(double a, double b)
 {
-    (void)a;
-    (void)b;
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    note_real(x, y, 8, FGI_CMP_DOUBLE);
 }
 
 void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b) { note_int(a, b, 1, 0); }
@@ -305,6 +423,14 @@ void __sanitizer_weak_hook_strcasecmp(void *pc, const char *a, const char *b, in
     (void)pc;
     if (r)
         note_strings(a, b, FGI_CMP_STR_MAX);
+}
+
+void __sanitizer_weak_hook_strncasecmp(void *pc, const char *a, const char *b, size_t n,
+                                       int r)
+{
+    (void)pc;
+    if (r)
+        note_strings(a, b, n < FGI_CMP_STR_MAX ? n : FGI_CMP_STR_MAX);
 }
 
 void __sanitizer_weak_hook_strstr(void *pc, const char *h, const char *n, char *r)

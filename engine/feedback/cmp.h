@@ -5,6 +5,8 @@
  * ASan), only while a case runs, into rings in execution order. Mutators never read the
  * rings: they draw from a pool fed with kept inputs' own pairs (see fgi_cmp_pool_add), so
  * a case's draws depend on the corpus snapshot alone — the epoch rule of parallel runs.
+ * The run reads a case's own pairs from the rings after it (its candidate's comparisons,
+ * and in a plain build the constants it compared against: fgi_cmp_constants).
  * Each target's run starts everything empty.
  */
 #ifndef FG_CMP_H
@@ -16,10 +18,15 @@
 #define FGI_CMP_STRS 64  /* byte-string pairs kept */
 #define FGI_CMP_STR_MAX 32
 
+/* What the operands of an fgi_cmp_int are: integers, or the bit patterns of floating-point
+ * values (gcc's trace-cmp reports float and double comparisons; clang's does not). */
+enum { FGI_CMP_INTEGER = 0, FGI_CMP_DOUBLE = 1, FGI_CMP_FLOAT = 2 };
+
 typedef struct fgi_cmp_int {
-    uint64_t a, b; /* the operands */
+    uint64_t a, b; /* the operands (a float's 32 bits, a double's 64) */
     uint8_t width; /* 1, 2, 4 or 8 bytes */
     uint8_t constant; /* b is the program's constant (a const-cmp callback) */
+    uint8_t kind;  /* FGI_CMP_INTEGER, _DOUBLE or _FLOAT */
 } fgi_cmp_int;
 
 typedef struct fgi_cmp_str {
@@ -30,6 +37,11 @@ typedef struct fgi_cmp_str {
 /* 1 once a trace-cmp callback has fired, in a case or not: the build has comparison
  * tracing (for a start-up banner). */
 FGI_HIDDEN int fgi_cmp_traced(void);
+
+/* An operand of c (c->a or c->b) as the number a parser produced: a float's or double's
+ * value, or the integer read as signed when its top bit is set (strtol's -5 compared as
+ * 0xfffffffb). */
+FGI_HIDDEN double fgi_cmp_value(const fgi_cmp_int *c, uint64_t bits);
 
 /* Empties the tables (a target's run starts here). */
 FGI_HIDDEN void fgi_cmp_reset(void);
@@ -45,8 +57,10 @@ FGI_HIDDEN const fgi_cmp_str *fgi_cmp_pick_str(fgi_rng *r);
 FGI_HIDDEN void fgi_cmp_pool_add(const fgi_cmp_int *ints, size_t nints,
                                  const fgi_cmp_str *strs, size_t nstrs);
 /* The automatic dictionary: constants that keep appearing in pooled comparisons (a string
- * operand, or the constant side of an integer comparison of 2+ bytes, little-endian) are
- * promoted to words once seen FGI_CMP_AUTO_AFTER times. At most FGI_CMP_AUTO words, in promotion order.
+ * operand, the constant side of an integer comparison of 2+ bytes, little-endian, or either
+ * side of a floating-point comparison as the shortest text that reads back as it) are
+ * promoted to words once seen FGI_CMP_AUTO_AFTER times. At most FGI_CMP_AUTO words, in
+ * promotion order.
  * fgi_cmp_auto_word returns word i (0 <= i < fgi_cmp_auto_count()). */
 #define FGI_CMP_AUTO 64
 #define FGI_CMP_AUTO_AFTER 16
@@ -62,6 +76,25 @@ FGI_HIDDEN size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap
 /* The same for the string ring. */
 FGI_HIDDEN unsigned long fgi_cmp_mark_strs(void);
 FGI_HIDDEN size_t fgi_cmp_strs_since(unsigned long mark, fgi_cmp_str *out, size_t cap);
+
+/* The program's side of the comparisons recorded since the marks, as feature keys: an
+ * operand that does not occur in the case's input (in either byte order, for integers)
+ * is taken for the program's constant, and fn(ctx, key) is called for it, at most
+ * FGI_CMP_FEATS times a case. A plain build keeps the first input that makes a comparison
+ * against a constant it has not met: the nearest it has to new coverage. */
+#define FGI_CMP_FEATS 8
+FGI_HIDDEN void fgi_cmp_constants(const uint8_t *in, size_t n, unsigned long mark,
+                                  unsigned long smark, void (*fn)(void *ctx, uint64_t key),
+                                  void *ctx);
+
+/* Records a comparison of two integers of width bytes (fg_cmp_u64); only during a case. */
+FGI_HIDDEN void fgi_cmp_note_int(uint64_t a, uint64_t b, uint8_t width);
+
+/* The target's own signals (signals.c): fgi_signals_begin forgets the last case's;
+ * fgi_signals_each calls fn for each feature key of this case (fg_feature values, and the
+ * highest range each fg_maximize slot reached), then forgets them. */
+FGI_HIDDEN void fgi_signals_begin(void);
+FGI_HIDDEN void fgi_signals_each(void (*fn)(void *ctx, uint64_t key), void *ctx);
 
 /* Records a comparison of two byte strings (memcmp and friends); only during a case. */
 FGI_HIDDEN void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen);

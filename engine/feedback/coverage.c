@@ -45,26 +45,34 @@ static struct {
     uint64_t last_id;
     uint64_t pc_ids[MAX_MODULES]; /* the modules trace-pc has seen (for the banner)... */
     unsigned pc_nids;             /* ...how many */
-    uint64_t executed;         /* edges executed this case (callback instrumentation) */
-    uint64_t budget;           /* the case's limit; 0 = none */
-} cov;
+    uint64_t left;             /* edges this case may still execute (callback
+                                  instrumentation); UINT64_MAX when it has no budget */
+    uint64_t budget;           /* the case's limit, for the finding; 0 = none */
+} cov = {.left = UINT64_MAX};
 
-/* Counts one executed edge; past the budget, ends the case (on its own thread). */
+/* Counts one executed edge; the edge after the budget's last ends the case (on its own
+ * thread). A count down, not up: one test per edge on the hot path. An edge run past the
+ * budget on another thread leaves `left` at 0, so the case thread's next edge ends it. */
 static inline void count_edge(void)
 {
-    if (++cov.executed > cov.budget && cov.budget && fgi_case_on_thread()) {
+    if (cov.left) {
+        cov.left--;
+        return;
+    }
+    if (cov.budget && fgi_case_on_thread()) {
         uint64_t budget = cov.budget;
         cov.budget = 0;
+        cov.left = UINT64_MAX;
         fgi_case_end("timeout", "edge budget",
-                          "the case executed more than %llu edges, its deterministic budget",
-                          (unsigned long long)budget);
+                     "the case executed more than %llu edges, its deterministic budget",
+                     (unsigned long long)budget);
     }
 }
 
 void fgi_cov_budget(uint64_t edges)
 {
     cov.budget = edges;
-    cov.executed = 0;
+    cov.left = edges ? edges : UINT64_MAX;
 }
 
 uint64_t fgi_cov_budget_for(unsigned time_ms)
@@ -196,7 +204,7 @@ void __sanitizer_cov_trace_pc(void)
         if (cov.ntouched <= PC_TOUCHED)
             cov.ntouched++;
     }
-    if (*c != 255)
+    if (*c != 255) /* saturate */
         (*c)++;
     count_edge();
 }
@@ -222,10 +230,26 @@ void fgi_cov_reset(void)
     }
 }
 
-static unsigned bucket(uint8_t hits)
+/* The hit-count bucket of a counter: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+ are 0..7 (0
+ * hits: never looked up). A table: the scan looks up one byte per hit edge where the chain
+ * of comparisons cost ~15 instructions (docs/design.md, per-case time). A constant, not
+ * filled by a constructor: constructors go to .text.startup, ahead of the targets' code in
+ * the same module, and would move every gcc trace-pc offset (see docs/design.md). */
+#define B4(b) b, b, b, b
+#define B16(b) B4(b), B4(b), B4(b), B4(b)
+static const uint8_t bucket_of[256] = {
+    0, 0, 1, 2, B4(3), /* 0 (unused), 1, 2, 3, 4-7 */
+    B4(4), B4(4),      /* 8-15 */
+    B16(5),            /* 16-31 */
+    B16(6), B16(6), B16(6), B16(6), B16(6), B16(6), /* 32-127 */
+    B16(7), B16(7), B16(7), B16(7), B16(7), B16(7), B16(7), B16(7), /* 128-255 */
+};
+#undef B16
+#undef B4
+
+static inline unsigned bucket(uint8_t hits)
 {
-    return hits >= 128 ? 7 : hits >= 32 ? 6 : hits >= 16 ? 5 : hits >= 8 ? 4 : hits >= 4 ? 3
-                                                                                    : hits - 1u;
+    return bucket_of[hits];
 }
 
 /* Scans a counter array a word at a time (most words are zero). */

@@ -39,6 +39,8 @@ void __sanitizer_weak_hook_memcmp(void *pc, const void *a, const void *b, size_t
 void __sanitizer_weak_hook_strncmp(void *pc, const char *a, const char *b, size_t n, int r);
 void __sanitizer_weak_hook_strcmp(void *pc, const char *a, const char *b, int r);
 void __sanitizer_weak_hook_strcasecmp(void *pc, const char *a, const char *b, int r);
+void __sanitizer_weak_hook_strncasecmp(void *pc, const char *a, const char *b, size_t n,
+                                       int r);
 void __sanitizer_weak_hook_strstr(void *pc, const char *h, const char *n, char *r);
 void __sanitizer_weak_hook_memmem(void *pc, const void *h, size_t hn, const void *n,
                                   size_t nn, void *r);

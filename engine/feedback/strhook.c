@@ -1,7 +1,7 @@
 /* engine/feedback/strhook.c — the memcmp family interposed, for comparison feedback.
  *
- * Plain builds: memcmp, strcmp, strncmp, strcasecmp, strstr and memmem are defined here,
- * in the binary that links libfuzzgate, and forward to the C library's own (found with
+ * Plain builds: memcmp, bcmp, strcmp, strncmp, strcasecmp, strncasecmp, strstr and memmem
+ * are defined here, in the binary that links libfuzzgate, and forward to the C library's own (found with
  * dlsym(RTLD_NEXT) before main; a byte loop serves until then). After the call each one
  * reports to the sanitizers' hook of its name (sancov.h), as libFuzzer's interceptors do:
  * through a weak reference, which cmp.c's recorder fills. Nothing refers to this file, and
@@ -26,6 +26,7 @@
 #pragma weak __sanitizer_weak_hook_strncmp
 #pragma weak __sanitizer_weak_hook_strcmp
 #pragma weak __sanitizer_weak_hook_strcasecmp
+#pragma weak __sanitizer_weak_hook_strncasecmp
 #pragma weak __sanitizer_weak_hook_strstr
 #pragma weak __sanitizer_weak_hook_memmem
 
@@ -36,6 +37,8 @@ static struct {
     int (*strcmp)(const char *, const char *);
     int (*strncmp)(const char *, const char *, size_t);
     int (*strcasecmp)(const char *, const char *);
+    int (*strncasecmp)(const char *, const char *, size_t);
+    int (*bcmp)(const void *, const void *, size_t);
     char *(*strstr)(const char *, const char *);
     void *(*memmem)(const void *, size_t, const void *, size_t);
 } real;
@@ -46,6 +49,9 @@ __attribute__((constructor)) static void resolve(void)
     real.strcmp = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "strcmp");
     real.strncmp = (int (*)(const char *, const char *, size_t))dlsym(RTLD_NEXT, "strncmp");
     real.strcasecmp = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "strcasecmp");
+    real.strncasecmp =
+        (int (*)(const char *, const char *, size_t))dlsym(RTLD_NEXT, "strncasecmp");
+    real.bcmp = (int (*)(const void *, const void *, size_t))dlsym(RTLD_NEXT, "bcmp");
     real.strstr = (char *(*)(const char *, const char *))dlsym(RTLD_NEXT, "strstr");
     real.memmem =
         (void *(*)(const void *, size_t, const void *, size_t))dlsym(RTLD_NEXT, "memmem");
@@ -92,6 +98,16 @@ INTERPOSED int memcmp(const void *a, const void *b, size_t n)
     return r;
 }
 
+/* clang turns memcmp(...) == 0 into bcmp: the same comparison, reported as memcmp's (as
+ * the sanitizers' own bcmp interceptor does). */
+INTERPOSED int bcmp(const void *a, const void *b, size_t n)
+{
+    int r = real.bcmp ? real.bcmp(a, b, n) : loop_memcmp(a, b, n);
+    if (__sanitizer_weak_hook_memcmp)
+        __sanitizer_weak_hook_memcmp(CALLER, a, b, n, r);
+    return r;
+}
+
 INTERPOSED int strcmp(const char *a, const char *b)
 {
     int r = real.strcmp ? real.strcmp(a, b) : loop_strncmp(a, b, (size_t)-1, 0);
@@ -113,6 +129,14 @@ INTERPOSED int strcasecmp(const char *a, const char *b)
     int r = real.strcasecmp ? real.strcasecmp(a, b) : loop_strncmp(a, b, (size_t)-1, 1);
     if (__sanitizer_weak_hook_strcasecmp)
         __sanitizer_weak_hook_strcasecmp(CALLER, a, b, r);
+    return r;
+}
+
+INTERPOSED int strncasecmp(const char *a, const char *b, size_t n)
+{
+    int r = real.strncasecmp ? real.strncasecmp(a, b, n) : loop_strncmp(a, b, n, 1);
+    if (__sanitizer_weak_hook_strncasecmp)
+        __sanitizer_weak_hook_strncasecmp(CALLER, a, b, n, r);
     return r;
 }
 

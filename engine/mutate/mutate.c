@@ -435,7 +435,10 @@ static size_t cmp_int(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
  * operand with the other where it appears, else insert or overwrite it somewhere. */
 static size_t cmp_bytes(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
 {
-    const fgi_cmp_str *c = fgi_cmp_pick_str(m->rng);
+    /* Mostly the base's own: its input side is in these bytes (input-to-state). */
+    const fgi_cmp_str *c = m->nlocal_strs && fgi_rng_chance(m->rng, 3, 4)
+                               ? &m->local_strs[fgi_rng_below(m->rng, m->nlocal_strs)]
+                               : fgi_cmp_pick_str(m->rng);
     if (!c)
         return FGI_MUT_SKIP;
     const uint8_t *a = c->a, *b = c->b;
@@ -456,33 +459,116 @@ static size_t cmp_bytes(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
     return place(buf, size, max, pos, b, blen, (int)fgi_rng_below(m->rng, 2));
 }
 
+/* Joins the other entry whole to this one, before or after it, with a separator between
+ * (a line, a field, a word): how "mode=fast" and "size=1" make "mode=fast\nsize=1", which
+ * a text format's signature may reward while neither half alone could. */
+static size_t join_other(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
+{
+    static const char *const seps[] = {"\n", " ", ",", ";", "&", "", "\r\n", ":"};
+    if (!m->other)
+        return FGI_MUT_SKIP;
+    const char *sep = seps[fgi_rng_below(m->rng, FGI_ARRAY_LEN(seps))];
+    size_t ns = strlen(sep), n = m->other_size + ns;
+    if (size + n > max)
+        return FGI_MUT_SKIP;
+    if (fgi_rng_chance(m->rng, 3, 4)) { /* after: mostly, a format reads on */
+        memcpy(buf + size, sep, ns);
+        memcpy(buf + size + ns, m->other, m->other_size);
+    } else {
+        open_gap(buf, size, 0, n);
+        memcpy(buf, m->other, m->other_size);
+        memcpy(buf + m->other_size, sep, ns);
+    }
+    return size + n;
+}
+
+/* Writes an interesting decimal number (a limit's neighbour) into text: mostly where a
+ * value would go (after '=', ':', ' ' or at the end), replacing the digits there. */
+static size_t ascii_number(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
+{
+    static const char *const nums[] = {"0",     "1",     "-1",         "127",       "128",
+                                       "255",   "256",   "32767",      "32768",     "65535",
+                                       "65536", "100000", "2147483647", "2147483648",
+                                       "4294967295", "4294967296", "-2147483648", "999999"};
+    const char *t = nums[fgi_rng_below(m->rng, FGI_ARRAY_LEN(nums))];
+    size_t nt = strlen(t), pos = size;
+    if (size && fgi_rng_chance(m->rng, 1, 2)) {
+        size_t start = (size_t)fgi_rng_below(m->rng, size), i = 0, look = FGI_MIN(size, 64);
+        for (; i < look; i++) { /* 64: arbitrary, a line or two */
+            uint8_t ch = buf[(start + i) % size];
+            if (ch == '=' || ch == ':' || ch == ' ')
+                break;
+        }
+        pos = i < look ? (start + i) % size + 1 : size;
+    } else if (size && fgi_rng_chance(m->rng, 1, 2)) {
+        pos = (size_t)fgi_rng_below(m->rng, size + 1);
+    }
+    size_t end = pos;
+    while (end < size && (buf[end] == '-' || (buf[end] >= '0' && buf[end] <= '9')))
+        end++;
+    if (size - (end - pos) + nt > max)
+        return FGI_MUT_SKIP;
+    memmove(buf + pos + nt, buf + end, size - end);
+    memcpy(buf + pos, t, nt);
+    return size - (end - pos) + nt;
+}
+
+/* A byte at or just after where the base's news was (its hot position): a parser that
+ * got one byte further usually wants the next byte right. Overwrites it, or appends when
+ * the input ends there. */
+static size_t hot_byte(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
+{
+    if (m->hot == 0)
+        return FGI_MUT_SKIP;
+    uint64_t d = fgi_rng_below(m->rng, 8); /* mostly the next byte, else this one or near */
+    size_t pos = (size_t)m->hot - 1 + (d < 4 ? 1 : d < 6 ? 0 : d - 4);
+    if (pos >= size) {
+        if (size >= max)
+            return FGI_MUT_SKIP;
+        buf[size] = random_byte(m->rng);
+        return size + 1;
+    }
+    uint8_t old = buf[pos];
+    buf[pos] = random_byte(m->rng);
+    if (buf[pos] == old)
+        buf[pos] ^= (uint8_t)(1 + fgi_rng_below(m->rng, 255));
+    return size;
+}
+
 const fgi_mutator fgi_mutators[] = {
-    {"erase_bytes", erase_bytes, 1, 0},
-    {"insert_byte", insert_byte, 0, 0},
-    {"insert_repeated", insert_repeated, 0, 0},
-    {"change_byte", change_byte, 1, 0},
-    {"flip_bit", flip_bit, 1, 0},
-    {"shuffle_bytes", shuffle_bytes, 2, 0},
-    {"change_ascii_int", change_ascii_int, 1, 0},
-    {"change_binary_int", change_binary_int, 1, 0},
-    {"copy_part", copy_part, 2, 0},
-    {"insert_part", insert_part, 1, 0},
-    {"crossover", crossover, 0, FGI_NEEDS_OTHER},
-    {"length_field", length_field, 1, 0},
-    {"word_nudge", word_nudge, 1, 0},
-    {"word_repeat", word_repeat, 1, 0},
-    {"word_delete", word_delete, 1, 0},
-    {"dict_insert", dict_insert, 0, FGI_NEEDS_DICT},
-    {"dict_overwrite", dict_overwrite, 1, FGI_NEEDS_DICT},
-    {"cmp_int", cmp_int, 1, FGI_NEEDS_CMP_INT},
-    {"cmp_bytes", cmp_bytes, 0, FGI_NEEDS_CMP_STR},
+    {"erase_bytes", erase_bytes, 1, 0, 1},
+    {"insert_byte", insert_byte, 0, 0, 1},
+    {"insert_repeated", insert_repeated, 0, 0, 1},
+    {"change_byte", change_byte, 1, 0, 1},
+    {"flip_bit", flip_bit, 1, 0, 1},
+    {"shuffle_bytes", shuffle_bytes, 2, 0, 1},
+    {"change_ascii_int", change_ascii_int, 1, 0, 1},
+    {"change_binary_int", change_binary_int, 1, 0, 1},
+    {"copy_part", copy_part, 2, 0, 1},
+    {"insert_part", insert_part, 1, 0, 1},
+    {"crossover", crossover, 0, FGI_NEEDS_OTHER, 1},
+    {"length_field", length_field, 1, 0, 1},
+    {"word_nudge", word_nudge, 1, 0, 1},
+    {"word_repeat", word_repeat, 1, 0, 1},
+    {"word_delete", word_delete, 1, 0, 1},
+    {"dict_insert", dict_insert, 0, FGI_NEEDS_DICT, 2},
+    {"dict_overwrite", dict_overwrite, 1, FGI_NEEDS_DICT, 2},
+    {"cmp_int", cmp_int, 1, FGI_NEEDS_CMP_INT, 3},
+    {"cmp_bytes", cmp_bytes, 0, FGI_NEEDS_CMP_STR, 3},
+    {"hot_byte", hot_byte, 0, FGI_NEEDS_HOT, 16},
+    {"join_other", join_other, 0, FGI_NEEDS_OTHER, 1},
+    {"ascii_number", ascii_number, 0, 0, 1},
+    {"cmp_number", fgi_mut_cmp_number, 0, FGI_NEEDS_CMP_INT, 3}, /* numbers.c */
 };
 const size_t fgi_mutator_count = FGI_ARRAY_LEN(fgi_mutators);
 
 #define NMUT FGI_ARRAY_LEN(fgi_mutators)
+#define INSERT_BYTE 1 /* fgi_mutators[1]: applies whenever size < max */
+#define FLIP_BIT 4    /* fgi_mutators[4]: applies whenever size > 0 */
 #define MAX_MIN_SIZE 2
 
-#define NEEDS_COMBOS 16
+#define NEEDS_COMBOS 32
+#define LIST_MAX 64 /* room for every mutator's weight */
 
 /* For each input size 0..MAX_MIN_SIZE (larger sizes use the last) and each combination of
  * what is present (FGI_NEEDS_* bits), the mutators that may apply, in table order. A pure
@@ -490,17 +576,22 @@ const size_t fgi_mutator_count = FGI_ARRAY_LEN(fgi_mutators);
  * after. */
 static struct {
     int ready;
-    uint8_t list[MAX_MIN_SIZE + 1][NEEDS_COMBOS][NMUT];
+    uint8_t list[MAX_MIN_SIZE + 1][NEEDS_COMBOS][LIST_MAX];
     uint8_t count[MAX_MIN_SIZE + 1][NEEDS_COMBOS];
 } eligible;
 
 static void build_eligible(void)
 {
+    FG_ASSERT(fgi_mutators[FLIP_BIT].fn == flip_bit);
+    FG_ASSERT(fgi_mutators[INSERT_BYTE].fn == insert_byte);
     for (unsigned s = 0; s <= MAX_MIN_SIZE; s++)
         for (unsigned have = 0; have < NEEDS_COMBOS; have++)
             for (size_t k = 0; k < NMUT; k++)
                 if (fgi_mutators[k].min_size <= s && (fgi_mutators[k].needs & ~have) == 0)
-                    eligible.list[s][have][eligible.count[s][have]++] = (uint8_t)k;
+                    for (unsigned w = 0; w < fgi_mutators[k].weight; w++) {
+                        FG_ASSERT(eligible.count[s][have] < LIST_MAX);
+                        eligible.list[s][have][eligible.count[s][have]++] = (uint8_t)k;
+                    }
     eligible.ready = 1;
 }
 
@@ -509,7 +600,8 @@ static unsigned present(const fgi_mut *m)
     return (m->other && m->other_size ? FGI_NEEDS_OTHER : 0u) |
            ((m->dict && m->dict->count) || fgi_cmp_auto_count() ? FGI_NEEDS_DICT : 0u) |
            (m->nlocal || fgi_cmp_have_ints() ? FGI_NEEDS_CMP_INT : 0u) |
-           (fgi_cmp_have_strs() ? FGI_NEEDS_CMP_STR : 0u);
+           (m->nlocal_strs || fgi_cmp_have_strs() ? FGI_NEEDS_CMP_STR : 0u) |
+           (m->hot ? FGI_NEEDS_HOT : 0u);
 }
 
 size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
@@ -518,8 +610,9 @@ size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
     if (!eligible.ready)
         build_eligible();
     unsigned have = present(m);
-    /* 1 + the trailing zeros of a draw, capped at 5: 1/2, 1/4, 1/8, 1/16, 1/16. */
-    unsigned want = 1 + (unsigned)__builtin_ctzll(fgi_rng_next(m->rng) | (1ULL << 4));
+    /* 1 + the trailing zeros of a draw, capped at the depth: 1/2, 1/4, ..., the rest. */
+    unsigned depth = m->depth ? FGI_MIN(m->depth, (unsigned)FGI_MUT_STACK) : FGI_MUT_DEFAULT;
+    unsigned want = 1 + (unsigned)__builtin_ctzll(fgi_rng_next(m->rng) | (1ULL << (depth - 1)));
     m->napplied = 0;
     for (unsigned tries = 0; m->napplied < want && tries < 4 * want + 8; tries++) {
         unsigned s = size < MAX_MIN_SIZE ? (unsigned)size : MAX_MIN_SIZE;
@@ -529,6 +622,14 @@ size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
             continue;
         FG_ASSERT(n <= max);
         size = n;
+        m->applied[m->napplied++] = (uint8_t)k;
+    }
+    /* Every draw skipped (a tiny input at its length limit, mostly): a case that runs its
+     * base unchanged learns nothing, so one mutator that always applies runs instead. */
+    if (m->napplied == 0 && (size > 0 || max > 0)) {
+        size_t k = size > 0 ? FLIP_BIT : INSERT_BYTE;
+        size = fgi_mutators[k].fn(m, buf, size, max);
+        FG_ASSERT(size != FGI_MUT_SKIP && size <= max);
         m->applied[m->napplied++] = (uint8_t)k;
     }
     return size;

@@ -13,9 +13,11 @@ void fgi_corpus_free(fgi_corpus *c)
     for (size_t i = 0; i < c->count; i++) {
         fgi_free(c->entries[i].data);
         fgi_free(c->entries[i].cmps);
+        fgi_free(c->entries[i].strs);
     }
     fgi_free(c->entries);
     fgi_free(c->prefix);
+    fgi_novelty_free(&c->bysig);
     memset(c, 0, sizeof *c);
 }
 
@@ -32,7 +34,32 @@ int fgi_corpus_add(fgi_corpus *c, const uint8_t *data, size_t size, uint64_t sig
     uint8_t *copy = fgi_memdup(data, size);
     if (!copy)
         return -1;
-    c->entries[c->count++] = (fgi_entry){.data = copy, .size = size, .sig = sig};
+    if (sig && !fgi_novelty_has(&c->bysig, sig) &&
+        fgi_novelty_bump(&c->bysig, sig, (uint32_t)(c->count + 1)) < 0) {
+        fgi_free(copy);
+        return -1;
+    }
+    c->entries[c->count++] = (fgi_entry){
+        .data = copy, .size = size, .sig = sig, .born = c->merges};
+    c->dirty = 1;
+    return 0;
+}
+
+long fgi_corpus_by_sig(const fgi_corpus *c, uint64_t sig)
+{
+    uint32_t at = fgi_novelty_hits(&c->bysig, sig);
+    return at ? (long)at - 1 : -1;
+}
+
+int fgi_corpus_replace(fgi_corpus *c, size_t index, const uint8_t *data, size_t size)
+{
+    FG_ASSERT(index < c->count);
+    uint8_t *copy = fgi_memdup(data, size);
+    if (!copy)
+        return -1;
+    fgi_free(c->entries[index].data);
+    c->entries[index].data = copy;
+    c->entries[index].size = size;
     c->dirty = 1;
     return 0;
 }
@@ -47,6 +74,19 @@ int fgi_corpus_set_cmps(fgi_corpus *c, size_t index, const fgi_cmp_int *cmps, si
     fgi_free(e->cmps);
     e->cmps = copy;
     e->ncmps = n;
+    return 0;
+}
+
+int fgi_corpus_set_strs(fgi_corpus *c, size_t index, const fgi_cmp_str *strs, size_t n)
+{
+    FG_ASSERT(index < c->count);
+    fgi_entry *e = &c->entries[index];
+    fgi_cmp_str *copy = n ? fgi_memdup(strs, n * sizeof *strs) : NULL;
+    if (n && !copy)
+        return -1;
+    fgi_free(e->strs);
+    e->strs = copy;
+    e->nstrs = n;
     return 0;
 }
 
@@ -91,6 +131,8 @@ static int reweigh(fgi_corpus *c, const fgi_novelty *n)
         const fgi_entry *e = &c->entries[i];
         uint64_t hits = entry_hits(c, n, e);
         uint64_t w = (1u << 20) / ((1 + ilog2(hits + 1)) * (4 + ilog2(e->size + 1)));
+        uint64_t age = c->merges - e->born;
+        w = (w << (age < 4 ? 4 - age : 0)) / (1 + ilog2(1 + e->since / 128));
         total += w ? w : 1;
         c->prefix[i] = total;
     }
@@ -116,4 +158,14 @@ long fgi_corpus_pick(fgi_corpus *c, const fgi_novelty *n, fgi_rng *r, uint64_t k
             lo = mid + 1;
     }
     return (long)lo;
+}
+
+const uint64_t *fgi_corpus_weights(fgi_corpus *c, const fgi_novelty *n)
+{
+    /* Always recomputed: hit counts change at merges without marking the corpus dirty,
+     * and a supervisor, which never picks, must see what its executors saw. */
+    FG_ASSERT(c->count > 0);
+    if (reweigh(c, n) != 0)
+        return NULL;
+    return c->prefix;
 }

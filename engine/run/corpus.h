@@ -20,8 +20,18 @@ typedef struct fgi_entry {
     uint64_t sig;   /* the signature it brought (0 for an entry kept unconditionally) */
     fgi_cmp_int *cmps; /* the integer comparisons it made when it ran (owned), or NULL */
     size_t ncmps;
+    fgi_cmp_str *strs; /* the string comparisons it made (owned), or NULL */
+    size_t nstrs;
     uint64_t feats[FGI_ENTRY_FEATS]; /* coverage features it was the first to hit */
     unsigned nfeats;
+    /* The search's notes (engine/run/schedule.c), all written at epoch merges only. */
+    uint64_t fhash;  /* a hash of the set of coverage features its run hit (0: no coverage) */
+    uint64_t born;   /* the merge that kept it (fgi_corpus.merges then) */
+    uint32_t picks;  /* generated cases that mutated it */
+    uint32_t since;  /* of those, the ones since it last gave a kept input */
+    uint32_t finds;  /* kept inputs made from it */
+    uint32_t hot;    /* 1 + the first byte where it differs from the entry it was made
+                      * from (where the news was); 0 when unknown */
 } fgi_entry;
 
 typedef struct fgi_corpus {
@@ -32,6 +42,8 @@ typedef struct fgi_corpus {
     int dirty;             /* an entry was added since the weights were computed */
     uint64_t weighed_at;   /* the case index the weights were computed for */
     const fgi_novelty *features; /* coverage features' hit counts, or NULL (borrowed) */
+    uint64_t merges;       /* epoch merges so far: the clock of an entry's age */
+    fgi_novelty bysig;     /* signature -> 1 + the index of the entry kept for it */
 } fgi_corpus;
 
 FGI_HIDDEN void fgi_corpus_init(fgi_corpus *c);
@@ -40,20 +52,40 @@ FGI_HIDDEN void fgi_corpus_free(fgi_corpus *c);
 /* Keeps a copy of data. Returns 0, or -1 when out of memory (nothing kept). */
 FGI_HIDDEN int fgi_corpus_add(fgi_corpus *c, const uint8_t *data, size_t size, uint64_t sig);
 
+/* The entry kept for signature sig (sig != 0), or -1. */
+FGI_HIDDEN long fgi_corpus_by_sig(const fgi_corpus *c, uint64_t sig);
+
+/* Replaces entry index's bytes with a copy of data (a shorter input that does the same);
+ * its other notes stay. -1 when out of memory (the entry is unchanged). */
+FGI_HIDDEN int fgi_corpus_replace(fgi_corpus *c, size_t index, const uint8_t *data,
+                                  size_t size);
+
 /* Attaches a copy of an entry's own comparisons (replacing any). -1 when out of memory. */
 FGI_HIDDEN int fgi_corpus_set_cmps(fgi_corpus *c, size_t index, const fgi_cmp_int *cmps,
+                                   size_t n);
+
+/* Attaches a copy of an entry's own string comparisons. -1 when out of memory. */
+FGI_HIDDEN int fgi_corpus_set_strs(fgi_corpus *c, size_t index, const fgi_cmp_str *strs,
                                    size_t n);
 
 /* Records the coverage features an entry was first to hit (at most FGI_ENTRY_FEATS). */
 FGI_HIDDEN void fgi_corpus_set_features(fgi_corpus *c, size_t index, const uint64_t *f,
                                         unsigned n);
 
-/* Picks an entry for case `k` (count > 0). Entries whose behaviour is rare and entries
- * that are small are favoured: weight = 2^20 / ((1 + log2(hits + 1)) * (4 + log2(size + 1))),
+/* Picks an entry for case `k` (count > 0). Entries whose behaviour is rare, entries that
+ * are small, new entries and entries that still produce are favoured:
+ *   weight = 2^20 / ((1 + log2(hits + 1)) * (4 + log2(size + 1)))
+ *            * newness (16, 8, 4, 2 in the four merges after it was kept, then 1)
+ *            / (1 + log2(1 + since / 128)),
  * where hits is how often its signature was produced or, when it brought coverage features
- * and c->features is set, how often the rarest of those features was hit since.
+ * and c->features is set, how often the rarest of those features was hit since, and since
+ * is how many cases mutated it since it last gave a kept input.
  * Weights are recomputed when the corpus grew or every 256 cases, both functions of the
  * case sequence alone. Returns -1 only when out of memory. */
 FGI_HIDDEN long fgi_corpus_pick(fgi_corpus *c, const fgi_novelty *n, fgi_rng *r, uint64_t k);
+
+/* The prefix sums of the entries' weights (what fgi_corpus_pick draws from over the same
+ * snapshot), computed now; borrowed until the next change. NULL when out of memory. */
+FGI_HIDDEN const uint64_t *fgi_corpus_weights(fgi_corpus *c, const fgi_novelty *n);
 
 #endif

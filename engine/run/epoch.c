@@ -75,13 +75,14 @@ void fgi_epoch_sort(fgi_epoch_log *l)
 
 /* The fixed part of an encoded candidate; data, keys, cmps and strs follow. */
 typedef struct cand_head {
-    uint64_t seq, sig, size;
+    uint64_t seq, sig, size, fhash, base;
     uint32_t force, nkeys, ncmps, nstrs;
 } cand_head;
 
 int fgi_epoch_encode_cand(fgi_str *out, const fgi_cand *c)
 {
-    cand_head h = {c->seq, c->sig, c->size, (uint32_t)c->force, c->nkeys, c->ncmps, c->nstrs};
+    cand_head h = {c->seq,   c->sig,   c->size,  c->fhash, c->base, (uint32_t)c->force,
+                   c->nkeys, c->ncmps, c->nstrs};
     fgi_str_addn(out, (const char *)&h, sizeof h);
     fgi_str_addn(out, (const char *)c->data, c->size);
     fgi_str_addn(out, (const char *)c->keys, c->nkeys * sizeof *c->keys);
@@ -109,6 +110,8 @@ int fgi_epoch_decode_cand(const uint8_t *p, size_t n, fgi_cand *c)
     c->sig = h.sig;
     c->force = (int)h.force;
     c->size = h.size;
+    c->fhash = h.fhash;
+    c->base = h.base;
     c->nkeys = h.nkeys;
     c->ncmps = h.ncmps;
     c->nstrs = h.nstrs;

@@ -24,6 +24,8 @@ typedef struct fgi_cand {
                          * whose signature is 0) */
     uint8_t *data;      /* owned */
     size_t size;
+    uint64_t fhash;     /* a hash of every feature the case hit (0 without features) */
+    uint64_t base;      /* 1 + the corpus entry it was mutated from; 0 for a replayed one */
     uint64_t *keys;     /* coverage features the snapshot did not have (owned) */
     uint32_t nkeys;
     fgi_cmp_int cmps[FGI_CAND_CMPS]; /* the case's own comparisons */

@@ -7,6 +7,7 @@
 #include "engine/feedback/cmp.h"
 #include "engine/feedback/coverage.h"
 #include "engine/mutate/domain.h"
+#include "engine/mutate/repair.h"
 
 #include <errno.h>
 #include <string.h>
@@ -18,6 +19,7 @@ static void add_feature(void *ctx, uint64_t feature)
 {
     run *r = ctx;
     feature = feature ? feature : 1;
+    r->ex.fhash += fg_mix64(feature);
     if (fgi_novelty_add(&r->ex.dfeat, feature) < 0)
         return fgi_run_error(r, FG_ENOMEM);
     if (r->ex.blocked)
@@ -72,11 +74,11 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     r->ex.blocked = !always && ((!origin && r->t->unguided) || r->ex.res.rejected);
     r->ex.full = origin != NULL;
     int force = always || (origin && sig == 0 && !r->ex.res.rejected);
-    int fresh = 0;
+    int fresh = 0, known = 1;
     if (sig) {
         if (fgi_novelty_add(&r->ex.dsig, sig) < 0)
             return fgi_run_error(r, FG_ENOMEM);
-        if (!r->ex.blocked && !fgi_novelty_has(&r->snap.nov, sig)) {
+        if (!r->ex.blocked && !(known = fgi_novelty_has(&r->snap.nov, sig))) {
             int rc = fgi_novelty_bump(&r->ex.sent, sig, 0);
             if (rc < 0)
                 return fgi_run_error(r, FG_ENOMEM);
@@ -84,11 +86,27 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
         }
     }
     r->ex.nckeys = 0;
+    r->ex.fhash = 0;
     if (fgi_cov_enabled())
         fgi_cov_features(add_feature, r);
-    if (!(force || fresh || r->ex.nckeys || (r->ex.full && !r->ex.blocked)))
+    else /* a plain build: comparisons against constants it had not met (cmp.h) */
+        fgi_cmp_constants(data, size, mark, smark, add_feature, r);
+    fgi_signals_each(add_feature, r); /* fg_feature, fg_maximize */
+    /* A shorter input doing what an entry did replaces it (schedule.h). Not looked for
+     * when the case did what its base did and is no shorter (the common case, kept
+     * cheap); the test is the case's own, so which executor ran it (and what that one
+     * sent before) decides nothing. */
+    const fgi_entry *base = r->ex.full ? NULL : &r->snap.corpus.entries[r->ex.base];
+    int shorter = 0;
+    if (sig && !r->ex.blocked && base && !force &&
+        (!known || sig != base->sig || size < base->size) &&
+        (shorter = fgi_sched_shorter(&r->snap.sched, &r->snap.corpus, sig, r->ex.fhash, size,
+                                     fresh)) < 0)
+        return fgi_run_error(r, FG_ENOMEM);
+    if (!(force || fresh || shorter || r->ex.nckeys || (r->ex.full && !r->ex.blocked)))
         return;
-    fgi_cand c = {.seq = seq, .sig = sig, .force = force, .size = size};
+    fgi_cand c = {.seq = seq, .sig = sig, .force = force, .size = size, .fhash = r->ex.fhash,
+                  .base = origin ? 0 : r->ex.base + 1};
     c.data = fgi_malloc(size ? size : 1);
     c.keys = r->ex.nckeys ? fgi_memdup(r->ex.ckeys, r->ex.nckeys * sizeof *r->ex.ckeys) : NULL;
     if (!c.data || (r->ex.nckeys && !c.keys)) {
@@ -113,7 +131,17 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     fgi_harness_origin(&r->ex.exec, k, origin, &r->ex.mut);
     unsigned long mark = fgi_cmp_mark(), smark = fgi_cmp_mark_strs();
     fgi_harness_run(&r->ex.exec, data, size, &r->ex.res);
+    /* A generated case whose own comparisons show a checksum it broke runs again with the
+     * field repaired (engine/mutate/repair.c), once: the repaired input is the case. */
+    if (k >= 0 && r->ex.res.status == FGI_CASE_OK &&
+        fgi_repair_case(r->ex.work, size, mark, smark)) {
+        FG_ASSERT(data == r->ex.work);
+        mark = fgi_cmp_mark();
+        smark = fgi_cmp_mark_strs();
+        fgi_harness_run(&r->ex.exec, data, size, &r->ex.res);
+    }
     if (r->ex.res.status != FGI_CASE_OK) {
+        fgi_signals_begin(); /* a passing case's are read (and forgotten) by note_case */
         fgi_record_emit(r, data, size, seq, k, r->ex.mut.applied, origin ? 0 : r->ex.mut.napplied);
         return;
     }
@@ -135,17 +163,18 @@ static void generate_one(run *r, uint64_t seq)
     size_t o = fgi_rng_below(&r->ex.rng, r->snap.corpus.count);
     const fgi_entry *other = &r->snap.corpus.entries[o];
     size_t size = FGI_MIN(base->size, r->plan.max_len);
+    size_t room = fgi_sched_room(&r->snap.sched, size, r->plan.max_len);
     memcpy(r->ex.work, base->data, size);
+    r->ex.base = (size_t)pick;
     r->ex.mut.other = other->data;
     r->ex.mut.other_size = other->size;
-    r->ex.mut.local = base->cmps;
-    r->ex.mut.nlocal = base->ncmps;
+    fgi_sched_lend(base, &r->ex.mut);
     fgi_bytes_context(&r->ex.mut);
     if (r->t->domain) /* structured mutation blended with byte havoc (engine/mutate/domain.c) */
         size = fgi_domain_mutate(r->t->domain, &r->ex.mut, base->data, base->size, r->ex.work,
                                  size, r->plan.max_len, NULL);
     else
-        size = fgi_mutate(&r->ex.mut, r->ex.work, size, r->plan.max_len);
+        size = fgi_mutate(&r->ex.mut, r->ex.work, size, room);
     fgi_bytes_context(NULL);
     run_input(r, seq, r->ex.work, size, 0);
 }

@@ -75,6 +75,12 @@ int fgi_novelty_add(fgi_novelty *n, uint64_t sig)
     return fgi_novelty_bump(n, sig, 1);
 }
 
+void fgi_novelty_set(fgi_novelty *n, uint64_t sig, uint32_t count)
+{
+    FG_ASSERT(fgi_novelty_has(n, sig));
+    n->hits[slot_of(n, sig)] = count;
+}
+
 int fgi_novelty_has(const fgi_novelty *n, uint64_t sig)
 {
     return n->cap && sig && n->keys[slot_of(n, sig)] == sig;

@@ -25,6 +25,8 @@ FGI_HIDDEN int fgi_novelty_add(fgi_novelty *n, uint64_t sig);
 
 /* Records `count` cases that produced sig (0 inserts it unhit). Same returns as add. */
 FGI_HIDDEN int fgi_novelty_bump(fgi_novelty *n, uint64_t sig, uint32_t count);
+/* Sets the count of sig, which must be in the set (a map from keys to small values). */
+FGI_HIDDEN void fgi_novelty_set(fgi_novelty *n, uint64_t sig, uint32_t count);
 /* Whether sig is in the set. */
 FGI_HIDDEN int fgi_novelty_has(const fgi_novelty *n, uint64_t sig);
 /* Empties the set, keeping its table. */

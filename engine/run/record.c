@@ -33,37 +33,43 @@ void fgi_record_finding(run *r, fgi_finding_rec *rec)
     }
 }
 
-void fgi_record_mutations(const uint8_t *applied, unsigned n, fgi_str *out)
+static void describe_mutations(const uint8_t *applied, unsigned n, fgi_str *out)
 {
     fgi_mut m = {.napplied = n};
     memcpy(m.applied, applied, n < FGI_MUT_STACK ? n : FGI_MUT_STACK);
     fgi_mutate_describe(&m, out);
 }
 
+/* The one place a finding's record is built from what an executor saw (its own case, a
+ * message, or a dead executor's slot): the mutations named, then recorded. */
+void fgi_record_find(run *r, const fgi_wire_find *w, const char *class_key)
+{
+    fgi_str muts = {0};
+    describe_mutations(w->applied, w->napplied, &muts);
+    fgi_finding_rec rec = {
+        .kind = w->kind,
+        .detail = w->detail,
+        .class_key = class_key,
+        .site = w->site && w->site[0] ? w->site : NULL,
+        .data = w->data,
+        .size = w->size,
+        .case_index = w->case_index,
+        .seq = w->seq,
+        .mutations = fgi_str_cstr(&muts),
+    };
+    fgi_record_finding(r, &rec);
+    fgi_str_free(&muts);
+}
+
 /* A finding the executor survived (r->ex.res says what): recorded here, or sent. */
 void fgi_record_emit(run *r, const uint8_t *data, size_t size, uint64_t seq, int64_t k,
                          const uint8_t *applied, unsigned napplied)
 {
-    if (r->ex.msg_fd < 0) {
-        fgi_str muts = {0};
-        fgi_record_mutations(applied, napplied, &muts);
-        fgi_finding_rec rec = {
-            .kind = r->ex.res.kind,
-            .detail = r->ex.res.detail,
-            .site = r->ex.res.site[0] ? r->ex.res.site : NULL,
-            .data = data,
-            .size = size,
-            .case_index = k,
-            .seq = seq,
-            .mutations = fgi_str_cstr(&muts),
-        };
-        fgi_record_finding(r, &rec);
-        fgi_str_free(&muts);
-        return;
-    }
     fgi_wire_find w = {.seq = seq, .case_index = k, .data = data, .size = size,
                        .applied = applied, .napplied = napplied, .kind = r->ex.res.kind,
                        .site = r->ex.res.site, .detail = r->ex.res.detail};
+    if (r->ex.msg_fd < 0)
+        return fgi_record_find(r, &w, NULL);
     fgi_str b = {0};
     if (fgi_wire_encode_find(&w, &b) != 0 ||
         fgi_wire_send(r->ex.msg_fd, FGI_MSG_FIND, b.buf, b.len) != 0)
@@ -77,18 +83,5 @@ void fgi_record_received(run *r, const uint8_t *p, size_t n)
     char text[FGI_WIRE_TEXT];
     if (fgi_wire_decode_find(p, n, &w, text) != 0)
         return fgi_run_error(r, FG_EIO);
-    fgi_str muts = {0};
-    fgi_record_mutations(w.applied, w.napplied, &muts);
-    fgi_finding_rec rec = {
-        .kind = w.kind,
-        .detail = w.detail,
-        .site = w.site[0] ? w.site : NULL,
-        .data = w.data,
-        .size = w.size,
-        .case_index = w.case_index,
-        .seq = w.seq,
-        .mutations = fgi_str_cstr(&muts),
-    };
-    fgi_record_finding(r, &rec);
-    fgi_str_free(&muts);
+    fgi_record_find(r, &w, NULL);
 }

@@ -99,6 +99,7 @@ fg_error fgi_run_open(run *r, fg_session *s, const fg_target *t)
     fgi_novelty_init(&r->ex.dfeat);
     fgi_novelty_init(&r->ex.sent);
     fgi_corpus_init(&r->snap.corpus);
+    fgi_sched_init(&r->snap.sched, r->plan.max_len);
     r->snap.corpus.features = &r->snap.features;
     if (!(r->o = fgi_outcome_new(t->name)))
         return FG_ENOMEM;
@@ -201,6 +202,7 @@ fg_error fgi_run_close(run *r, fg_error e, fg_outcome **out, int watch)
     fgi_novelty_free(&r->ex.dfeat);
     fgi_novelty_free(&r->ex.sent);
     fgi_corpus_free(&r->snap.corpus);
+    fgi_sched_free(&r->snap.sched);
     fgi_epoch_clear(&r->snap.log);
     fgi_free(r->snap.log.cands);
     fgi_free(r->snap.log.hits);

@@ -34,6 +34,7 @@
 #include "engine/findings/known.h"
 #include "engine/mutate/mutate.h"
 #include "engine/run/corpus.h"
+#include "engine/run/schedule.h"
 #include "engine/run/epoch.h"
 #include "engine/run/novelty.h"
 #include "engine/run/session.h"
@@ -85,6 +86,7 @@ typedef struct run {
         fgi_novelty nov;        /* signatures and how often each was produced */
         fgi_novelty features;   /* coverage features, likewise (instrumented builds) */
         fgi_corpus corpus;
+        fgi_sched sched;        /* length limit; the executor's shorter-input notes */
         fgi_epoch_log log;      /* the current epoch's records */
         fgi_known known;        /* corpus/<target>/known.txt (parent side) */
     } snap;
@@ -110,6 +112,8 @@ typedef struct run {
         size_t nckeys, ckeys_cap;
         int blocked;             /* the current case may not be kept (rejected, unguided) */
         int full;                /* the current case is replayed: send all its features */
+        uint64_t fhash;          /* the current case's feature hash (schedule.h) */
+        size_t base;             /* the corpus entry the current generated case came from */
         uint8_t *work;           /* the case being built: the slot's bytes in an executor */
         uint8_t *own_work;
         uint8_t *scratch;
@@ -159,7 +163,9 @@ FGI_HIDDEN void fgi_plan_size(run *r, uint64_t cases);
 
 /* record.c */
 FGI_HIDDEN void fgi_record_finding(run *r, fgi_finding_rec *rec);
-FGI_HIDDEN void fgi_record_mutations(const uint8_t *applied, unsigned n, fgi_str *out);
+/* Builds the record of the finding w describes (class_key: what classifies it, NULL for
+ * its detail) and records it with fgi_record_finding. */
+FGI_HIDDEN void fgi_record_find(run *r, const fgi_wire_find *w, const char *class_key);
 FGI_HIDDEN void fgi_record_emit(run *r, const uint8_t *data, size_t size, uint64_t seq,
                                 int64_t k, const uint8_t *applied, unsigned napplied);
 FGI_HIDDEN void fgi_record_received(run *r, const uint8_t *p, size_t n);

@@ -59,6 +59,11 @@ void fgi_snapshot_merge(run *r)
                            r->snap.features.count);
     fgi_epoch_sort(&r->snap.log);
     keep_evals(r);
+    uint64_t ran = r->prog.reached > r->plan.nitems
+                       ? r->prog.reached - fgi_plan_epoch_start(r, r->prog.reached - 1)
+                       : 0;
+    if (fgi_sched_count_picks(&r->snap.corpus, &r->snap.nov, ran) != 0)
+        return fgi_run_error(r, FG_ENOMEM);
     for (size_t i = 0; i < r->snap.log.ncands && r->err == FG_OK; i++) {
         fgi_cand *c = &r->snap.log.cands[i];
         FG_ASSERT(i == 0 || r->snap.log.cands[i - 1].seq <= c->seq); /* merged in seq order */
@@ -80,10 +85,15 @@ void fgi_snapshot_merge(run *r)
                 feats[nf++] = c->keys[f];
             nnew += (size_t)rc;
         }
-        if (!(c->force || novel || nnew))
+        if (!(c->force || novel || nnew)) { /* perhaps a shorter one doing the same */
+            if (fgi_sched_reduce(&r->snap.sched, &r->snap.corpus, c) < 0)
+                return fgi_run_error(r, FG_ENOMEM);
             continue;
+        }
+        size_t at = r->snap.corpus.count;
         if (fgi_corpus_add(&r->snap.corpus, c->data, c->size, c->sig) != 0 ||
-            fgi_corpus_set_cmps(&r->snap.corpus, r->snap.corpus.count - 1, c->cmps, c->ncmps) != 0)
+            fgi_corpus_set_cmps(&r->snap.corpus, at, c->cmps, c->ncmps) != 0 ||
+            fgi_sched_kept(&r->snap.sched, &r->snap.corpus, at, c) != 0)
             return fgi_run_error(r, FG_ENOMEM);
         if (nf)
             fgi_corpus_set_features(&r->snap.corpus, r->snap.corpus.count - 1, feats, nf);
@@ -113,5 +123,6 @@ void fgi_snapshot_merge(run *r)
                 return fgi_run_error(r, FG_ENOMEM);
     }
     fgi_epoch_clear(&r->snap.log);
+    fgi_sched_merged(&r->snap.sched, &r->snap.corpus, r->plan.max_len);
 }
 

@@ -72,20 +72,10 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
         snprintf(what, sizeof what, "the target ended the process with _exit(%d) during a case",
                  WEXITSTATUS(status));
     }
-    fgi_str muts = {0};
-    fgi_record_mutations(slot->applied, slot->napplied, &muts);
-    fgi_finding_rec rec = {
-        .kind = kind,
-        .detail = what,
-        .class_key = what,
-        .data = slot->data,
-        .size = slot->size,
-        .case_index = slot->case_index,
-        .seq = slot->seq,
-        .mutations = fgi_str_cstr(&muts),
-    };
-    fgi_record_finding(r, &rec);
-    fgi_str_free(&muts);
+    fgi_wire_find w = {.seq = slot->seq, .case_index = slot->case_index, .data = slot->data,
+                       .size = slot->size, .applied = slot->applied,
+                       .napplied = slot->napplied, .kind = kind, .detail = what};
+    fgi_record_find(r, &w, what);
     restart_after(r, j, slot->pos);
 }
 

@@ -131,7 +131,8 @@ FG_TEST(supervised_report_is_the_same_for_jobs_1_2_4)
         fgt_rmrf(findings);
         fgt_run r;
         CHECK(planted(&r, findings, jobs[i], "--cases=6000",
-                      "--targets=matrix_segv,matrix_leak,planted_clean") == 0);
+                      "--targets=matrix_segv,matrix_leak,planted_clean,planted_prefix4,"
+                          "planted_keyword") == 0);
         CHECK(r.exited && r.code == 1);
         fgt_run_free(&r);
         char *rep = fgt_slurp(path, NULL);

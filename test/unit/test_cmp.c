@@ -89,6 +89,8 @@ static int (*volatile memcmp_fn)(const void *, const void *, size_t) = memcmp;
 static int (*volatile strcmp_fn)(const char *, const char *) = strcmp;
 static int (*volatile strncmp_fn)(const char *, const char *, size_t) = strncmp;
 static int (*volatile strcasecmp_fn)(const char *, const char *) = strcasecmp;
+static int (*volatile strncasecmp_fn)(const char *, const char *, size_t) = strncasecmp;
+static int (*volatile bcmp_fn)(const void *, const void *, size_t) = bcmp;
 static char *(*volatile strstr_fn)(const char *, const char *) = strstr;
 static void *(*volatile memmem_fn)(const void *, size_t, const void *, size_t) = memmem;
 
@@ -178,8 +180,7 @@ static void compare_useless_pairs(void)
     __sanitizer_cov_trace_cmp4(0, 0);
     __sanitizer_cov_trace_const_cmp8(1, 0);
     fgi_cmp_note_bytes("same", 4, "same", 4); /* equal bytes */
-    fgi_cmp_note_bytes("", 0, "abc", 3);      /* an empty operand */
-    fgi_cmp_note_bytes("abc", 3, "", 0);
+    fgi_cmp_note_bytes("", 0, "", 0);         /* both empty */
 }
 
 static void compare_useless_then_useful(void)
@@ -188,6 +189,8 @@ static void compare_useless_then_useful(void)
     __sanitizer_cov_trace_cmp1(1, 2); /* one operand >= 2 is enough */
     __sanitizer_cov_trace_cmp4(2, 0);
     fgi_cmp_note_bytes("ab", 2, "abc", 3); /* a prefix, but not the same string */
+    /* One empty side is news: strcmp(input, "keyword") on the empty input. */
+    fgi_cmp_note_bytes("", 0, "abc", 3);
 }
 
 FG_TEST(cmp_equal_operands_and_tiny_ints_ignored)
@@ -200,8 +203,9 @@ FG_TEST(cmp_equal_operands_and_tiny_ints_ignored)
     CHECK(int_is(got[0], 1, 2, 1));
     CHECK(int_is(got[1], 2, 0, 4));
     const fgi_cmp_str *strs[8];
-    CHECK_EQ_U(recorded_strs(strs, 8), 1);
+    CHECK_EQ_U(recorded_strs(strs, 8), 2);
     CHECK(str_is(strs[0], "ab", 2, "abc", 3));
+    CHECK(str_is(strs[1], "", 0, "abc", 3));
     fgi_cmp_reset();
 }
 
@@ -376,6 +380,9 @@ static void call_the_string_functions(void)
     (void)strcmp_fn("same", "same");
     (void)strcasecmp_fn("Host", "hOST");       /* equal but for case: not */
     (void)strcasecmp_fn("Host", "Port");
+    (void)strncasecmp_fn("Accept: x", "ACCEPT-Encoding", 7);
+    (void)strncasecmp_fn("Accept: x", "ACCEPT: y", 7); /* equal but for case: not */
+    (void)bcmp_fn(mem_y, mem_x, 4);            /* clang's memcmp(...) == 0 */
     (void)strstr_fn("a haystack", "needle");   /* not found: recorded */
     (void)strstr_fn("a haystack", "hay");      /* found: not */
     (void)memmem_fn("binary\0blob", 11, "\x7f" "ELF", 4);
@@ -414,15 +421,17 @@ FG_TEST(cmp_memcmp_family_in_a_case_reaches_the_string_table)
         printf("  skipped: under ASan the memcmp hooks (engine/strhook.o) are not linked\n");
         return;
     }
-    CHECK_EQ_U(n, 6);
-    if (n != 6)
+    CHECK_EQ_U(n, 8);
+    if (n != 8)
         return;
     CHECK(str_is(got[0], mem_x, 8, mem_y, 8));
     CHECK(str_is(got[1], "content-type", 12, "content-length", 14));
     CHECK(str_is(got[2], "GET ", 4, "POST", 4));
     CHECK(str_is(got[3], "Host", 4, "Port", 4));
-    CHECK(str_is(got[4], "a haystack", 10, "needle", 6));
-    CHECK(str_is(got[5], "binary\0blob", 11, "\x7f" "ELF", 4));
+    CHECK(str_is(got[4], "Accept:", 7, "ACCEPT-", 7));
+    CHECK(str_is(got[5], mem_y, 4, mem_x, 4));
+    CHECK(str_is(got[6], "a haystack", 10, "needle", 6));
+    CHECK(str_is(got[7], "binary\0blob", 11, "\x7f" "ELF", 4));
     /* The engine's own comparisons outside the case (the write check after the body)
      * added nothing. */
     fgi_rng r;
@@ -458,4 +467,57 @@ FG_TEST(cmp_auto_dictionary_promotes_constants_that_keep_appearing)
     CHECK(keyword && word);
     fgi_cmp_reset();
     CHECK_EQ_U(fgi_cmp_auto_count(), 0);
+}
+
+/* A plain build's comparison features: the operand the input does not hold is the
+ * program's constant; the input's own side, and a comparison of two input parts, say
+ * nothing. */
+static const char constants_input[] = "mode=x";
+static unsigned long constants_mark, constants_smark;
+
+static void compare_against_constants(void)
+{
+    constants_mark = fgi_cmp_mark();
+    constants_smark = fgi_cmp_mark_strs();
+    (void)strcmp_fn("mode", "size");                 /* "mode" is in the input, "size" not */
+    (void)memcmp_fn(constants_input, constants_input + 1, 2); /* both in the input */
+    __sanitizer_cov_trace_const_cmp4(0x1badb002u, 0x78); /* the constant is not there */
+}
+
+static uint64_t constant_keys[16];
+static unsigned nconstant_keys;
+
+static void collect_key(void *ctx, uint64_t key)
+{
+    (void)ctx;
+    if (nconstant_keys < 16)
+        constant_keys[nconstant_keys++] = key;
+}
+
+FG_TEST(cmp_constants_are_the_operands_the_input_does_not_hold)
+{
+    CHECK(fgt_in_case(compare_against_constants));
+    if (fgi_cmp_mark_strs() == constants_smark && asan_build()) {
+        printf("  skipped: under ASan the memcmp hooks (engine/strhook.o) are not linked\n");
+        fgi_cmp_reset();
+        return;
+    }
+    nconstant_keys = 0;
+    fgi_cmp_constants((const uint8_t *)constants_input, sizeof constants_input - 1,
+                      constants_mark, constants_smark, collect_key, NULL);
+    CHECK_EQ_U(nconstant_keys, 2); /* "size" and 0x1badb002 */
+    uint64_t first = constant_keys[0];
+    /* The same comparisons with "size" in the input: only the integer is a constant. */
+    static const char holds[] = "size=mode";
+    nconstant_keys = 0;
+    fgi_cmp_constants((const uint8_t *)holds, sizeof holds - 1, constants_mark,
+                      constants_smark, collect_key, NULL);
+    CHECK_EQ_U(nconstant_keys, 1);
+    CHECK(nconstant_keys == 1 && constant_keys[0] != first);
+    /* Nothing compared since the marks: nothing said. */
+    nconstant_keys = 0;
+    fgi_cmp_constants((const uint8_t *)holds, sizeof holds - 1, fgi_cmp_mark(),
+                      fgi_cmp_mark_strs(), collect_key, NULL);
+    CHECK_EQ_U(nconstant_keys, 0);
+    fgi_cmp_reset();
 }

@@ -62,6 +62,31 @@ FG_TEST(coverage_counters_become_bucketed_features)
     fgi_cov_reset();
 }
 
+/* Every hit count from 1 to 255 lands in the bucket the feature contract names (1, 2, 3,
+ * 4-7, 8-15, 16-31, 32-127, 128+): counts in one bucket give one feature, the first count
+ * of the next bucket another. The scan reads a table; this pins it to the contract. */
+FG_TEST(coverage_every_hit_count_has_its_bucket)
+{
+    static const unsigned first[] = {1, 2, 3, 4, 8, 16, 32, 128, 256};
+    __sanitizer_cov_8bit_counters_init(counters, counters + sizeof counters);
+    uint64_t prev = 0;
+    for (size_t b = 0; b + 1 < FGI_ARRAY_LEN(first); b++) {
+        uint64_t f = 0;
+        for (unsigned hits = first[b]; hits < first[b + 1]; hits++) {
+            fgi_cov_reset();
+            counters[11] = (uint8_t)hits;
+            seen s = {.n = 0};
+            CHECK_EQ_U(fgi_cov_features(collect, &s), 1);
+            if (hits == first[b])
+                f = s.f[0];
+            CHECK(s.f[0] == f);
+        }
+        CHECK(f != prev);
+        prev = f;
+    }
+    fgi_cov_reset();
+}
+
 FG_TEST(coverage_trace_pc_guard_counts_per_guard)
 {
     __sanitizer_cov_trace_pc_guard_init(guards, guards + 10);

@@ -1,0 +1,133 @@
+/* engine/run/schedule.c — where the search spends its cases: length, energy, depth, reduction. */
+#include "engine/run/schedule.h"
+
+#include <string.h>
+
+void fgi_sched_init(fgi_sched *s, size_t max_len)
+{
+    memset(s, 0, sizeof *s);
+    s->len_limit = FGI_MIN(max_len, (size_t)FGI_LEN_FIRST);
+    fgi_novelty_init(&s->sent_sizes);
+}
+
+void fgi_sched_free(fgi_sched *s)
+{
+    fgi_novelty_free(&s->sent_sizes);
+    memset(s, 0, sizeof *s);
+}
+
+static uint64_t size_key(uint64_t sig, uint64_t fhash)
+{
+    uint64_t k = fg_mix64(sig ^ fg_mix64(fhash + 0x5bd1e995ULL));
+    return k ? k : 1;
+}
+
+int fgi_sched_shorter(fgi_sched *s, const fgi_corpus *c, uint64_t sig, uint64_t fhash,
+                      size_t size, int fresh)
+{
+    uint64_t bound = UINT64_MAX;
+    long at = fresh ? -1 : fgi_corpus_by_sig(c, sig);
+    /* The common case first, before any hashing: no shorter than the entry. */
+    if (at >= 0 && (c->entries[at].fhash != fhash || size >= c->entries[at].size))
+        return 0;
+    uint64_t key = size_key(sig, fhash);
+    uint32_t sent = fgi_novelty_hits(&s->sent_sizes, key); /* 1 + a size; 0: none sent */
+    if (!fresh) {
+        if (at >= 0)
+            bound = c->entries[at].size;
+        else if (!sent)
+            return 0; /* kept for a feature, or blocked: nothing to replace */
+        if (sent && sent - 1 < bound)
+            bound = sent - 1;
+        if (size >= bound)
+            return 0;
+    }
+    /* Remember the shortest sent (sizes are capped by max_len, far below 2^32). */
+    if (fgi_novelty_bump(&s->sent_sizes, key, 0) < 0)
+        return -1;
+    if (!sent || size + 1 < sent)
+        fgi_novelty_set(&s->sent_sizes, key, (uint32_t)size + 1);
+    return 1;
+}
+
+int fgi_sched_count_picks(fgi_corpus *c, const fgi_novelty *nov, uint64_t ncases)
+{
+    if (c->count == 0 || ncases == 0)
+        return 0;
+    const uint64_t *w = fgi_corpus_weights(c, nov);
+    if (!w)
+        return -1;
+    uint64_t total = w[c->count - 1];
+    for (size_t i = 0; i < c->count; i++) {
+        uint64_t share = (uint64_t)((unsigned __int128)(w[i] - (i ? w[i - 1] : 0)) * ncases /
+                                    total);
+        fgi_entry *e = &c->entries[i];
+        e->picks = share > UINT32_MAX - e->picks ? UINT32_MAX : e->picks + (uint32_t)share;
+        e->since = share > UINT32_MAX - e->since ? UINT32_MAX : e->since + (uint32_t)share;
+    }
+    return 0;
+}
+
+/* 1 + the first position where a and b differ (their common length if one is a prefix of
+ * the other), or 0 when they are equal. */
+static uint32_t first_difference(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+{
+    size_t n = FGI_MIN(na, nb), i = 0;
+    while (i < n && a[i] == b[i])
+        i++;
+    if (i == n && na == nb)
+        return 0;
+    return i >= UINT32_MAX ? 0 : (uint32_t)i + 1;
+}
+
+int fgi_sched_kept(fgi_sched *s, fgi_corpus *c, size_t index, const fgi_cand *cand)
+{
+    FG_ASSERT(index < c->count);
+    fgi_entry *e = &c->entries[index];
+    e->fhash = cand->fhash;
+    if (fgi_corpus_set_strs(c, index, cand->strs, cand->nstrs) != 0)
+        return -1;
+    if (cand->base && cand->base - 1 < c->count && cand->base - 1 != index) {
+        fgi_entry *b = &c->entries[cand->base - 1];
+        e->hot = first_difference(b->data, b->size, e->data, e->size);
+        b->finds += b->finds < UINT32_MAX;
+        b->since = 0;
+        s->news++;
+    }
+    return 0;
+}
+
+int fgi_sched_reduce(fgi_sched *s, fgi_corpus *c, const fgi_cand *cand)
+{
+    if (!cand->sig || !cand->base)
+        return 0;
+    long at = fgi_corpus_by_sig(c, cand->sig);
+    if (at < 0)
+        return 0;
+    fgi_entry *e = &c->entries[at];
+    if (cand->size >= e->size || cand->fhash != e->fhash)
+        return 0;
+    if (fgi_corpus_replace(c, (size_t)at, cand->data, cand->size) != 0 ||
+        fgi_corpus_set_cmps(c, (size_t)at, cand->cmps, cand->ncmps) != 0 ||
+        fgi_corpus_set_strs(c, (size_t)at, cand->strs, cand->nstrs) != 0)
+        return -1;
+    /* Where its news is in the shorter bytes: against the base it was made from. */
+    if (cand->base - 1 < c->count && cand->base - 1 != (uint64_t)at) {
+        const fgi_entry *b = &c->entries[cand->base - 1];
+        e->hot = first_difference(b->data, b->size, e->data, e->size);
+    }
+    s->news++;
+    return 1;
+}
+
+void fgi_sched_merged(fgi_sched *s, fgi_corpus *c, size_t max_len)
+{
+    if (c->merges > 0 && s->news == 0 && ++s->stalled >= 1)
+        s->len_limit = FGI_MIN(max_len, 2 * FGI_MAX(s->len_limit, (size_t)1));
+    if (s->news)
+        s->stalled = 0;
+    s->news = 0;
+    c->merges++;
+    c->dirty = 1; /* ages and energies changed: weigh again */
+    fgi_novelty_clear(&s->sent_sizes);
+}
