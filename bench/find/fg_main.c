@@ -34,7 +34,7 @@ static uint64_t find_mazesig_run(const uint8_t *d, size_t n)
         abort();
     return fg_sig((uint64_t)cell + 1, 0);
 }
-FG_TARGET(find_mazesig, .run = find_mazesig_run, .max_len = 64,
+FG_TARGET(find_mazesig, .flags = FG_NO_CORPUS, .run = find_mazesig_run, .max_len = 64,
           .what = "the maze, the cell reached as the signature")
 FIND_TARGET(strtod, "a strtod value compared with a constant")
 FIND_TARGET(strtol, "a strtol value compared with a constant")

@@ -16,7 +16,7 @@
             abort();                                                                       \
         return sig;                                                                        \
     }                                                                                      \
-    FG_TARGET(plain_##name, .flags = FG_NO_CORPUS,                                          \
+    FG_TARGET(plain_##name, .flags = FG_NO_CORPUS,                                         \
               .run = plain_##name##_run, .what = text, .max_len = 64)
 
 PLAIN_TARGET(prefix4, "a 4-byte prefix; signature: bytes matched")

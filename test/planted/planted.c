@@ -386,7 +386,8 @@ static uint64_t crc_run(const uint8_t *d, size_t n)
         abort();
     return fg_sig(1, 0);
 }
-FG_TARGET(planted_crc, .run = crc_run, .what = "aborts past a CRC-32 guard and an 8-byte magic")
+FG_TARGET(planted_crc, .flags = FG_NO_CORPUS,
+          .run = crc_run, .what = "aborts past a CRC-32 guard and an 8-byte magic")
 
 /* Rejects every input (libFuzzer's return -1) while returning a fresh signature each
  * time: nothing generated may be kept. */

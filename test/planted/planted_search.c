@@ -19,7 +19,7 @@ static uint64_t prefix_run(const uint8_t *d, size_t n)
     FG_CHECK(m < 4, "planted: the 4-byte prefix matched");
     return fg_sig(m, 0);
 }
-FG_TARGET(planted_prefix4, .run = prefix_run, .max_len = 64,
+FG_TARGET(planted_prefix4, .flags = FG_NO_CORPUS, .run = prefix_run, .max_len = 64,
           .what = "an FG_CHECK behind a 4-byte prefix; signature: bytes matched")
 
 static uint64_t keyword_run(const uint8_t *d, size_t n)
@@ -47,7 +47,7 @@ static uint64_t u32magic_run(const uint8_t *d, size_t n)
     }
     return 0;
 }
-FG_TARGET(planted_u32magic, .run = u32magic_run, .max_len = 64,
+FG_TARGET(planted_u32magic, .flags = FG_NO_CORPUS, .run = u32magic_run, .max_len = 64,
           .what = "an FG_CHECK behind a 32-bit magic compared with fg_cmp_u64")
 
 /* 12 'Q' bytes, counted through fg_maximize: each new high keeps the input. */
