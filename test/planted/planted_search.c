@@ -1,4 +1,5 @@
-/* test/planted/planted_search.c — bugs a plain build must find from signatures and comparisons alone.
+/* test/planted/planted_search.c — bugs a plain build must find from signatures and comparisons
+ * alone.
  *
  * The two bugs of issue 12's gate test: an FG_CHECK behind a 4-byte prefix whose signature
  * is how many bytes matched, and strcmp of the whole input with a 9-letter keyword, with
