@@ -7,6 +7,7 @@
  */
 #include "oracle/harness.h"
 
+#include "engine/feedback/cmp.h"
 #include "engine/feedback/coverage.h"
 #include "engine/supervise/wire.h"
 #include "oracle/crash.h"
@@ -144,6 +145,9 @@ static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
     _Atomic unsigned long *started = c->started;
     atomic_store_explicit(started, atomic_load_explicit(started, memory_order_relaxed) + 1,
                           memory_order_relaxed);
+    /* Every run starts with no target signals and no coverage: a re-run (retention, the
+     * descriptor probe) or a failed case must not leave its values to the next case. */
+    fgi_signals_begin();
     if (fgi_cov_enabled()) {
         fgi_cov_reset();
         fgi_cov_budget(fgi_cov_budget_for(e->time_ms));

@@ -141,7 +141,6 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
         fgi_harness_run(&r->ex.exec, data, size, &r->ex.res);
     }
     if (r->ex.res.status != FGI_CASE_OK) {
-        fgi_signals_begin(); /* a passing case's are read (and forgotten) by note_case */
         fgi_record_emit(r, data, size, seq, k, r->ex.mut.applied, origin ? 0 : r->ex.mut.napplied);
         return;
     }
