@@ -101,11 +101,14 @@ static void *watch(void *arg)
     return NULL;
 }
 
-fgi_watchdog *fgi_watchdog_start(unsigned time_ms, unsigned slow_ms)
+fgi_watchdog *fgi_watchdog_start(unsigned time_ms, unsigned slow_ms,
+                                 volatile uint32_t *ended_ms, unsigned full_ms)
 {
     fgi_watchdog *w = fgi_calloc(1, sizeof *w);
     if (!w)
         return NULL;
+    w->publish = ended_ms; /* set before the thread starts: it only reads them */
+    w->full_ms = full_ms;
     w->time_ms = time_ms ? time_ms : 1;
     w->slow_ms = slow_ms ? slow_ms : 1;
     w->tick_ms = FGI_MAX(1u, FGI_MIN(50u, w->time_ms / 4));
@@ -140,12 +143,6 @@ unsigned long fgi_watchdog_stop(fgi_watchdog *w, unsigned *slowest_ms)
         *slowest_ms = w->slowest_ms;
     fgi_free(w);
     return slow;
-}
-
-void fgi_watchdog_publish(fgi_watchdog *w, volatile uint32_t *ended_ms, unsigned full_ms)
-{
-    w->publish = ended_ms;
-    w->full_ms = full_ms;
 }
 
 /* Weak: present only when a sanitizer runtime is linked. */

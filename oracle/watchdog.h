@@ -17,13 +17,12 @@ typedef struct fgi_watchdog fgi_watchdog;
  * own thread (fgi_timeout_deliver), and the process ends with status 1 (the case cannot be
  * taken back: a supervised run starts a new executor, a --no-fork run ends). NULL when the
  * thread cannot start. */
-FGI_HIDDEN fgi_watchdog *fgi_watchdog_start(unsigned time_ms, unsigned slow_ms);
-/* Makes the watchdog copy the longest an ended case was seen running (ms; a lower bound,
- * at the sampling period's grain) to *ended_ms as it grows, so a supervisor still reads it
- * after the process died; full_ms > time_ms says time_ms is a re-hit deadline (for the
- * timeout's detail). Call right after fgi_watchdog_start. */
-FGI_HIDDEN void fgi_watchdog_publish(fgi_watchdog *w, volatile uint32_t *ended_ms,
-                                     unsigned full_ms);
+/* ended_ms (may be NULL): the watchdog copies there the longest an ended case was seen
+ * running (ms; a lower bound, at the sampling period's grain) as it grows, so a supervisor
+ * still reads it after the process died. full_ms > time_ms says time_ms is a re-hit
+ * deadline (for the timeout's detail). */
+FGI_HIDDEN fgi_watchdog *fgi_watchdog_start(unsigned time_ms, unsigned slow_ms,
+                                            volatile uint32_t *ended_ms, unsigned full_ms);
 
 /* Re-hits. A timeout is one class per target, confirmed at the full deadline. After that,
  * another case past the full deadline could only count again: executors get a re-hit

@@ -329,10 +329,10 @@ fg_error fgi_executor_open(run *r)
         return e;
     r->ex.fds_open = 1;
     unsigned deadline = r->sv.rehit_ms ? r->sv.rehit_ms : r->plan.time_ms;
-    if (!(r->ex.watchdog = fgi_watchdog_start(deadline, FGI_MAX(r->plan.time_ms / 10, 1u))))
+    if (!(r->ex.watchdog = fgi_watchdog_start(deadline, FGI_MAX(r->plan.time_ms / 10, 1u),
+                                              r->ex.slot ? &r->ex.slot->ended_ms : NULL,
+                                              r->plan.time_ms)))
         return FG_ENOMEM;
-    if (r->ex.slot)
-        fgi_watchdog_publish(r->ex.watchdog, &r->ex.slot->ended_ms, r->plan.time_ms);
     return fgi_harness_reserve(&r->ex.exec, r->plan.slot_cap);
 }
 
