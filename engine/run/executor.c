@@ -18,15 +18,16 @@ static void add_feature(void *ctx, uint64_t feature)
 {
     run *r = ctx;
     feature = feature ? feature : 1;
-    r->ex.fhash += fg_mix64(feature);
-    if (fgi_novelty_add(&r->ex.dfeat, feature) < 0)
+    uint64_t mixed = fg_mix64(feature); /* the fingerprint's term and every set's slot hash */
+    r->ex.fhash += mixed;
+    if (fgi_novelty_bump_mixed(&r->ex.dfeat, feature, mixed, 1) < 0)
         return fgi_run_error(r, FG_ENOMEM);
     if (r->ex.blocked)
         return;
     if (!r->ex.full) { /* a replayed input sends every feature (merge, budget: below) */
-        if (fgi_novelty_has(&r->snap.features, feature))
+        if (fgi_novelty_has_mixed(&r->snap.features, feature, mixed))
             return;
-        int rc = fgi_novelty_bump(&r->ex.sent, feature, 0);
+        int rc = fgi_novelty_bump_mixed(&r->ex.sent, feature, mixed, 0);
         if (rc < 0)
             return fgi_run_error(r, FG_ENOMEM);
         if (!rc)
@@ -196,12 +197,7 @@ static void flush_hits(run *r, fgi_novelty *d, int which)
         fgi_free(h.counts);
         return fgi_run_error(r, FG_ENOMEM);
     }
-    for (size_t i = 0; i < d->cap; i++)
-        if (d->keys[i]) {
-            h.keys[h.n] = d->keys[i];
-            h.counts[h.n++] = d->hits[i];
-        }
-    fgi_novelty_clear(d);
+    h.n = fgi_novelty_drain(d, h.keys, h.counts); /* slot order, as ever */
     emit_record(r, FGI_MSG_HITS, NULL, &h);
 }
 
