@@ -76,10 +76,11 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     int force = always || (origin && sig == 0 && !r->ex.res.rejected);
     int fresh = 0, known = 1;
     if (sig) {
-        if (fgi_novelty_add(&r->ex.dsig, sig) < 0)
+        uint64_t mixed = fg_mix64(sig); /* one hash for the three sets */
+        if (fgi_novelty_bump_mixed(&r->ex.dsig, sig, mixed, 1) < 0)
             return fgi_run_error(r, FG_ENOMEM);
-        if (!r->ex.blocked && !(known = fgi_novelty_has(&r->snap.nov, sig))) {
-            int rc = fgi_novelty_bump(&r->ex.sent, sig, 0);
+        if (!r->ex.blocked && !(known = fgi_novelty_has_mixed(&r->snap.nov, sig, mixed))) {
+            int rc = fgi_novelty_bump_mixed(&r->ex.sent, sig, mixed, 0);
             if (rc < 0)
                 return fgi_run_error(r, FG_ENOMEM);
             fresh = rc;
