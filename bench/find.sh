@@ -32,7 +32,7 @@
 # Environment: CC (what built $B; default cc), GCC (default gcc, or $CC when it is not
 # clang), CLANG (default clang), B (build directory, default build), OPT (default -O2),
 # FIND_SEEDS (default "1 2 3"), FIND_CASES (default 10000000), FIND_SECONDS (default 60),
-# FIND_BUGS (default: all seven), FIND_PLAIN_BUGS (default: all six plain ones), FIND_ROWS.
+# FIND_BUGS (default: all eleven), FIND_PLAIN_BUGS (default: all six plain ones), FIND_ROWS.
 set -eu
 
 CC=${CC:-cc}
@@ -42,7 +42,7 @@ OPT=${OPT:--O2}
 SEEDS=${FIND_SEEDS:-1 2 3}
 CASES=${FIND_CASES:-10000000}
 SECONDS_CAP=${FIND_SECONDS:-60}
-BUGS=${FIND_BUGS:-magic4 memcmp8 strcmp ladder16 switch2 lenfield maze}
+BUGS=${FIND_BUGS:-magic4 memcmp8 strcmp ladder16 switch2 lenfield maze mazesig strtod strtol crc32}
 PBUGS=${FIND_PLAIN_BUGS:-prefix4 keyword rungs16 maze tlv kv}
 ROWS=${FIND_ROWS:-all}
 case $ROWS in
@@ -70,6 +70,7 @@ for s in $SEEDS; do
 done
 for bug in $BUGS; do
     grep -q "^static int bug_$bug(" bench/find/bugs.c 2>/dev/null ||
+        grep -q "^FG_TARGET(find_$bug," bench/find/fg_main.c 2>/dev/null ||
         die "FIND_BUGS: no bug '$bug' in bench/find/bugs.c"
 done
 for bug in $PBUGS; do

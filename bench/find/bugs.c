@@ -10,10 +10,13 @@
  * The bugs are chosen to need feedback, not luck, yet to be within reach of a
  * coverage-guided fuzzer with comparison feedback in well under a minute: a 4-byte magic,
  * an 8-byte memcmp magic, a strcmp keyword, a 16-step byte ladder, nested 32-bit opcode
- * switches, an off-by-one length guard and a small maze.
+ * switches, an off-by-one length guard and a small maze; and two that comparison feedback
+ * alone does not reach: a number parsed by libc's strtod (or strtol) and compared with a
+ * constant, and a magic behind a CRC-32 over the payload it sits in.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A little-endian u32 at p (the caller has checked that 4 bytes are there). */
@@ -165,7 +168,8 @@ static int bug_lenfield(const uint8_t *d, size_t n)
     FIND_CELL(8 * r + 0) FIND_CELL(8 * r + 1) FIND_CELL(8 * r + 2) FIND_CELL(8 * r + 3)    \
     FIND_CELL(8 * r + 4) FIND_CELL(8 * r + 5) FIND_CELL(8 * r + 6) FIND_CELL(8 * r + 7)
 
-static int bug_maze(const uint8_t *d, size_t n)
+/* The walk: 1 when it reaches X; *cell is the last cell it stood on (y * 8 + x). */
+static int maze_walk(const uint8_t *d, size_t n, int *cell)
 {
     static const char maze[8][9] = {
         "S #     ",
@@ -179,6 +183,7 @@ static int bug_maze(const uint8_t *d, size_t n)
     };
     volatile int trail = 0; /* a store per case: the optimiser cannot fold them together */
     int x = 0, y = 0;
+    *cell = 0;
     for (size_t i = 0; i < n; i++) {
         switch (d[i]) {
         case 'w': y--; break;
@@ -189,6 +194,7 @@ static int bug_maze(const uint8_t *d, size_t n)
         }
         if (x < 0 || x > 7 || y < 0 || y > 7 || maze[y][x] == '#')
             return 0;
+        *cell = y * 8 + x;
         if (maze[y][x] == 'X')
             return 1;
         switch (y * 8 + x) {
@@ -199,4 +205,69 @@ static int bug_maze(const uint8_t *d, size_t n)
     }
     (void)trail;
     return 0;
+}
+
+static int bug_maze(const uint8_t *d, size_t n)
+{
+    int cell;
+    return maze_walk(d, n, &cell);
+}
+
+/* (h) A number read by strtod (uninstrumented libc: its digits are no comparisons the
+ * engines see) and compared as a double with a constant that no byte mutation of a short
+ * number is likely to hit. Only a fuzzer that hears the floating-point comparison (gcc's
+ * trace-cmp reports it as __sanitizer_cov_trace_cmpd) can write the constant back. */
+static int bug_strtod(const uint8_t *d, size_t n)
+{
+    char text[65];
+    if (n == 0 || n >= sizeof text)
+        return 0;
+    memcpy(text, d, n);
+    text[n] = '\0';
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text)
+        return 0;
+    return v == 2718.5;
+}
+
+/* (i) The same with strtol and an integer: the comparison is an integer one, which both
+ * compilers' trace-cmp report; the value is text in the input, not bytes, so writing the
+ * operand as binary (input-to-state on bytes) does not reach it. */
+static int bug_strtol(const uint8_t *d, size_t n)
+{
+    char text[65];
+    if (n == 0 || n >= sizeof text)
+        return 0;
+    memcpy(text, d, n);
+    text[n] = '\0';
+    char *end;
+    long v = strtol(text, &end, 0);
+    if (end == text)
+        return 0;
+    return v == 73291;
+}
+
+/* The CRC-32 of zlib and PNG (reflected, polynomial 0xedb88320), bit by bit. */
+static uint32_t find_crc32(const uint8_t *p, size_t n)
+{
+    uint32_t crc = 0xffffffffU;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= p[i];
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (0xedb88320U & (0U - (crc & 1)));
+    }
+    return ~crc;
+}
+
+/* (j) A record: a little-endian CRC-32 of the payload, then the payload, which must open
+ * with an 8-byte magic (memcmp). A payload mutated to hold the magic fails the CRC in the
+ * same case, and a case that fails the CRC is like every other that did. */
+static int bug_crc32(const uint8_t *d, size_t n)
+{
+    if (n < 4 + 8)
+        return 0;
+    if (find_crc32(d + 4, n - 4) != find_le32(d))
+        return 0;
+    return memcmp(d + 4, "CRCMAGIC", 8) == 0;
 }

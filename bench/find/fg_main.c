@@ -25,3 +25,16 @@ FIND_TARGET(ladder16, "16 nested byte comparisons")
 FIND_TARGET(switch2, "two levels of 32-bit opcode switches")
 FIND_TARGET(lenfield, "an off-by-one u16 length guard")
 FIND_TARGET(maze, "an 8x8 maze walked by the input")
+/* The maze with the cell reached as the signature: each new cell is a new behaviour. */
+static uint64_t find_mazesig_run(const uint8_t *d, size_t n)
+{
+    int cell;
+    if (maze_walk(d, n, &cell))
+        abort();
+    return fg_sig((uint64_t)cell + 1, 0);
+}
+FG_TARGET(find_mazesig, .run = find_mazesig_run, .max_len = 64,
+          .what = "the maze, the cell reached as the signature")
+FIND_TARGET(strtod, "a strtod value compared with a constant")
+FIND_TARGET(strtol, "a strtol value compared with a constant")
+FIND_TARGET(crc32, "an 8-byte magic behind a CRC-32 over the payload")

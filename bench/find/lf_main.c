@@ -7,13 +7,17 @@
 
 /* The bug under test is named by FIND_BUG in the environment (magic4, memcmp8, ...): one
  * binary holds every body, as the fuzzgate build does, and runs one of them. */
+/* mazesig is the maze: fuzzgate hears the cell reached as a signature, libFuzzer has no
+ * such channel. */
 static const struct {
     const char *name;
     int (*fn)(const uint8_t *d, size_t n);
 } find_bugs[] = {
     {"magic4", bug_magic4},     {"memcmp8", bug_memcmp8}, {"strcmp", bug_strcmp},
     {"ladder16", bug_ladder16}, {"switch2", bug_switch2}, {"lenfield", bug_lenfield},
-    {"maze", bug_maze},
+    {"maze", bug_maze},         {"mazesig", bug_maze},    {"strtod", bug_strtod},
+    {"strtol", bug_strtol},
+    {"crc32", bug_crc32},
 };
 
 static int (*find_bug)(const uint8_t *d, size_t n);

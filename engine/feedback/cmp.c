@@ -3,6 +3,7 @@
 
 #include "oracle/case.h"
 #include "engine/feedback/sancov.h"
+#include "engine/base/numtext.h"
 
 #include <string.h>
 
@@ -88,6 +89,33 @@ static void count_constant(const uint8_t *b, size_t len)
     }
 }
 
+double fgi_cmp_value(const fgi_cmp_int *c, uint64_t bits)
+{
+    if (c->kind == FGI_CMP_DOUBLE) {
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        return d;
+    }
+    if (c->kind == FGI_CMP_FLOAT) {
+        uint32_t b32 = (uint32_t)bits;
+        float f;
+        memcpy(&f, &b32, sizeof f);
+        return f;
+    }
+    unsigned shift = 64 - 8 * (unsigned)c->width;
+    return (double)((int64_t)(bits << shift) >> shift);
+}
+
+/* A floating-point operand offered to the automatic dictionary as its shortest text; which
+ * side is the constant is not known, and the input's side rarely repeats. */
+static void count_number(const fgi_cmp_int *c, uint64_t bits)
+{
+    char text[FGI_NUM_TEXT_MAX];
+    size_t n = fgi_num_text(fgi_cmp_value(c, bits), c->kind == FGI_CMP_FLOAT, FGI_NUM_SHORTEST,
+                            text);
+    count_constant((const uint8_t *)text, n);
+}
+
 size_t fgi_cmp_auto_count(void)
 {
     return cmp.npromoted;
@@ -136,7 +164,10 @@ void fgi_cmp_pool_add(const fgi_cmp_int *ints, size_t nints, const fgi_cmp_str *
     for (size_t i = 0; i < nints; i++) {
         const fgi_cmp_int *c = &ints[i];
         cmp.pool_ints[cmp.npool_ints++ % FGI_CMP_INTS] = *c;
-        if (c->width >= 2 && c->constant) {
+        if (c->kind != FGI_CMP_INTEGER) {
+            count_number(c, c->a);
+            count_number(c, c->b);
+        } else if (c->width >= 2 && c->constant) {
             uint8_t le[8];
             for (unsigned j = 0; j < c->width; j++)
                 le[j] = (uint8_t)(c->b >> (8 * j));
@@ -205,6 +236,7 @@ static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
     slot->b = b;
     slot->width = width;
     slot->constant = (uint8_t)b_is_constant;
+    slot->kind = FGI_CMP_INTEGER;
 }
 
 void fgi_cmp_note_int(uint64_t a, uint64_t b, uint8_t width)
@@ -296,18 +328,36 @@ void fgi_cmp_constants(const uint8_t *in, size_t n, unsigned long mark, unsigned
 
 /* The callbacks, as clang and gcc emit them for -fsanitize-coverage=trace-cmp. */
 
-/* gcc also traces floating-point comparisons; their operands are not bytes a mutator can
- * usefully write, so they are accepted and ignored. */
+/* gcc also traces floating-point comparisons (clang does not): their operands are kept as
+ * bit patterns, kind FGI_CMP_DOUBLE or _FLOAT, for the number mutator (numbers.c) that
+ * writes them back as text, and for cmp_int where a format stores them as bytes. */
+static void note_real(uint64_t a, uint64_t b, uint8_t width, uint8_t kind)
+{
+    cmp.traced = 1;
+    if (a == b || !fgi_case_running())
+        return;
+    fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
+    slot->a = a;
+    slot->b = b;
+    slot->width = width;
+    slot->constant = 0;
+    slot->kind = kind;
+}
+
 void __sanitizer_cov_trace_cmpf(float a, float b)
 {
-    (void)a;
-    (void)b;
+    uint32_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    note_real(x, y, 4, FGI_CMP_FLOAT);
 }
 
 void __sanitizer_cov_trace_cmpd(double a, double b)
 {
-    (void)a;
-    (void)b;
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    note_real(x, y, 8, FGI_CMP_DOUBLE);
 }
 
 void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b) { note_int(a, b, 1, 0); }

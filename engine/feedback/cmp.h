@@ -18,10 +18,15 @@
 #define FGI_CMP_STRS 64  /* byte-string pairs kept */
 #define FGI_CMP_STR_MAX 32
 
+/* What the operands of an fgi_cmp_int are: integers, or the bit patterns of floating-point
+ * values (gcc's trace-cmp reports float and double comparisons; clang's does not). */
+enum { FGI_CMP_INTEGER = 0, FGI_CMP_DOUBLE = 1, FGI_CMP_FLOAT = 2 };
+
 typedef struct fgi_cmp_int {
-    uint64_t a, b; /* the operands */
+    uint64_t a, b; /* the operands (a float's 32 bits, a double's 64) */
     uint8_t width; /* 1, 2, 4 or 8 bytes */
     uint8_t constant; /* b is the program's constant (a const-cmp callback) */
+    uint8_t kind;  /* FGI_CMP_INTEGER, _DOUBLE or _FLOAT */
 } fgi_cmp_int;
 
 typedef struct fgi_cmp_str {
@@ -32,6 +37,11 @@ typedef struct fgi_cmp_str {
 /* 1 once a trace-cmp callback has fired, in a case or not: the build has comparison
  * tracing (for a start-up banner). */
 FGI_HIDDEN int fgi_cmp_traced(void);
+
+/* An operand of c (c->a or c->b) as the number a parser produced: a float's or double's
+ * value, or the integer read as signed when its top bit is set (strtol's -5 compared as
+ * 0xfffffffb). */
+FGI_HIDDEN double fgi_cmp_value(const fgi_cmp_int *c, uint64_t bits);
 
 /* Empties the tables (a target's run starts here). */
 FGI_HIDDEN void fgi_cmp_reset(void);
@@ -47,8 +57,10 @@ FGI_HIDDEN const fgi_cmp_str *fgi_cmp_pick_str(fgi_rng *r);
 FGI_HIDDEN void fgi_cmp_pool_add(const fgi_cmp_int *ints, size_t nints,
                                  const fgi_cmp_str *strs, size_t nstrs);
 /* The automatic dictionary: constants that keep appearing in pooled comparisons (a string
- * operand, or the constant side of an integer comparison of 2+ bytes, little-endian) are
- * promoted to words once seen FGI_CMP_AUTO_AFTER times. At most FGI_CMP_AUTO words, in promotion order.
+ * operand, the constant side of an integer comparison of 2+ bytes, little-endian, or either
+ * side of a floating-point comparison as the shortest text that reads back as it) are
+ * promoted to words once seen FGI_CMP_AUTO_AFTER times. At most FGI_CMP_AUTO words, in
+ * promotion order.
  * fgi_cmp_auto_word returns word i (0 <= i < fgi_cmp_auto_count()). */
 #define FGI_CMP_AUTO 64
 #define FGI_CMP_AUTO_AFTER 16

@@ -1,8 +1,9 @@
-/* engine/feedback/signals.c — what a target says beyond its signature: features, maxima, comparisons.
+/* engine/feedback/signals.c — what a target says beyond its signature: features, maxima,
+ * comparisons.
  *
  * fg_feature and fg_maximize collect values during a case; the run reads them with
- * fgi_signals_each after the case (session.c's note_case), as keys of the same feature
- * table compiler coverage fills, so they keep an input exactly as new coverage would and
+ * fgi_signals_each after the case (engine/run/executor.c's note_case), as keys of the same
+ * feature table compiler coverage fills, so they keep an input exactly as new coverage would and
  * are deterministic in the same way. fg_cmp_* record their operands in the comparison
  * rings (cmp.c), from which the mutator learns.
  */

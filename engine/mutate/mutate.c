@@ -558,10 +558,13 @@ const fgi_mutator fgi_mutators[] = {
     {"hot_byte", hot_byte, 0, FGI_NEEDS_HOT, 16},
     {"join_other", join_other, 0, FGI_NEEDS_OTHER, 1},
     {"ascii_number", ascii_number, 0, 0, 1},
+    {"cmp_number", fgi_mut_cmp_number, 0, FGI_NEEDS_CMP_INT, 3}, /* numbers.c */
 };
 const size_t fgi_mutator_count = FGI_ARRAY_LEN(fgi_mutators);
 
 #define NMUT FGI_ARRAY_LEN(fgi_mutators)
+#define INSERT_BYTE 1 /* fgi_mutators[1]: applies whenever size < max */
+#define FLIP_BIT 4    /* fgi_mutators[4]: applies whenever size > 0 */
 #define MAX_MIN_SIZE 2
 
 #define NEEDS_COMBOS 32
@@ -579,6 +582,8 @@ static struct {
 
 static void build_eligible(void)
 {
+    FG_ASSERT(fgi_mutators[FLIP_BIT].fn == flip_bit);
+    FG_ASSERT(fgi_mutators[INSERT_BYTE].fn == insert_byte);
     for (unsigned s = 0; s <= MAX_MIN_SIZE; s++)
         for (unsigned have = 0; have < NEEDS_COMBOS; have++)
             for (size_t k = 0; k < NMUT; k++)
@@ -617,6 +622,14 @@ size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
             continue;
         FG_ASSERT(n <= max);
         size = n;
+        m->applied[m->napplied++] = (uint8_t)k;
+    }
+    /* Every draw skipped (a tiny input at its length limit, mostly): a case that runs its
+     * base unchanged learns nothing, so one mutator that always applies runs instead. */
+    if (m->napplied == 0 && (size > 0 || max > 0)) {
+        size_t k = size > 0 ? FLIP_BIT : INSERT_BYTE;
+        size = fgi_mutators[k].fn(m, buf, size, max);
+        FG_ASSERT(size != FGI_MUT_SKIP && size <= max);
         m->applied[m->napplied++] = (uint8_t)k;
     }
     return size;

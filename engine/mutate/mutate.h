@@ -64,6 +64,13 @@ FGI_HIDDEN extern const size_t fgi_mutator_count;
  * mutations can cancel out. */
 FGI_HIDDEN size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max);
 
+/* The mutator cmp_number (in fgi_mutators; engine/mutate/numbers.c): takes a recorded
+ * comparison (the base input's own, mostly, or the pool's) and, where the input holds a
+ * number token whose value is one operand, writes the other operand there as text in a
+ * random form; a floating-point comparison with no such token replaces a random number
+ * token, or is inserted. */
+FGI_HIDDEN size_t fgi_mut_cmp_number(fgi_mut *m, uint8_t *buf, size_t size, size_t max);
+
 /* The mutator whose dictionary and crossover partner fg_mutate_bytes lends to domains
  * and LLVMFuzzerMutate while a case is built (bytes.c); NULL clears it. */
 FGI_HIDDEN void fgi_bytes_context(const fgi_mut *m);

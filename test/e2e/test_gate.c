@@ -193,6 +193,19 @@ FG_TEST(gate_instrumented_build_solves_a_memcmp_magic_and_a_u32)
     expect_finding("planted_magic", "crash", SIGABRT);
 }
 
+/* Checksum repair: an 8-byte magic behind a CRC-32 over the payload, found within the
+ * default case count in an instrumented build (the CRC comparison is an integer one, heard
+ * through trace-cmp only). */
+FG_TEST(gate_instrumented_build_repairs_a_crc32_guard)
+{
+    const char *inst = getenv("FGT_INSTRUMENT");
+    if (!inst || strcmp(inst, "1") != 0) {
+        printf("  skipped: checksum repair needs make check INSTRUMENT=1\n");
+        return;
+    }
+    expect_finding("planted_crc", "crash", SIGABRT);
+}
+
 FG_TEST(gate_infinite_loop_is_a_timeout)
 {
     /* With per-edge callbacks (gcc trace-pc) the deterministic edge budget ends the hang

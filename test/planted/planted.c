@@ -300,6 +300,34 @@ static uint64_t magic_run(const uint8_t *d, size_t n)
 }
 FG_TARGET(planted_magic, .run = magic_run, .what = "aborts past an 8-byte magic and a u32")
 
+/* Checksum repair's planted bug: a record holding a little-endian CRC-32 of its payload,
+ * then the payload, which must open with an 8-byte memcmp magic. Comparison feedback solves
+ * the CRC for the payload at hand and the magic on its own, but writing the magic breaks
+ * the CRC in the same case; only a repaired re-run (engine/mutate/repair.c) keeps both.
+ * The signature is constant: coverage and comparisons are the only guide. */
+static uint32_t crc32_of(const uint8_t *p, size_t n)
+{
+    uint32_t crc = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= p[i];
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+    }
+    return ~crc;
+}
+
+static uint64_t crc_run(const uint8_t *d, size_t n)
+{
+    if (n < 12)
+        return fg_sig(1, 0);
+    uint32_t stored = (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 |
+                      (uint32_t)d[3] << 24;
+    if (crc32_of(d + 4, n - 4) == stored && memcmp(d + 4, "CRC-GOOD", 8) == 0)
+        abort();
+    return fg_sig(1, 0);
+}
+FG_TARGET(planted_crc, .run = crc_run, .what = "aborts past a CRC-32 guard and an 8-byte magic")
+
 /* Rejects every input (libFuzzer's return -1) while returning a fresh signature each
  * time: nothing generated may be kept. */
 static uint64_t reject_run(const uint8_t *d, size_t n)

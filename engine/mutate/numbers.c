@@ -1,0 +1,179 @@
+/* engine/mutate/numbers.c — cmp_number: a compared value written back as text where the input
+ * holds a number. */
+#include "engine/mutate/numbers.h"
+
+#include "engine/base/numtext.h"
+#include "engine/mutate/mutate.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_digit(uint8_t c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Bytes that continue a word or number: a token never starts right after one. */
+static int is_word(uint8_t c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+           c == '.' || c == '+' || c == '-';
+}
+
+int fgi_num_token(const uint8_t *buf, size_t size, size_t at, double *value, size_t *len)
+{
+    FG_ASSERT(at < size);
+    if (at > 0 && is_word(buf[at - 1]))
+        return 0;
+    size_t d = at + (buf[at] == '-' || buf[at] == '+');
+    d += d < size && buf[d] == '.';
+    if (d >= size || !is_digit(buf[d]))
+        return 0;
+    /* strtod wants a NUL-terminated string; 63 bytes hold any number worth replacing. */
+    char text[64];
+    size_t n = FGI_MIN(size - at, sizeof text - 1);
+    memcpy(text, buf + at, n);
+    text[n] = '\0';
+    char *end;
+    *value = strtod(text, &end);
+    *len = (size_t)(end - text);
+    return *len > 0;
+}
+
+/* A recorded comparison, most often the base input's own (its operands are what this
+ * input's numbers became); up to four draws, taking the first floating-point one: they
+ * are rare among integer comparisons and are what this mutator is for. */
+static const fgi_cmp_int *pick_pair(fgi_mut *m)
+{
+    const fgi_cmp_int *c = NULL;
+    for (int tries = 0; tries < 4; tries++) {
+        c = m->nlocal && fgi_rng_chance(m->rng, 3, 4)
+                ? &m->local[fgi_rng_below(m->rng, m->nlocal)]
+                : fgi_cmp_pick_int(m->rng);
+        if (c && c->kind != FGI_CMP_INTEGER)
+            break;
+    }
+    return c;
+}
+
+/* One unit in the last place up or down: an ordered comparison (v > 2718.5) wants the
+ * neighbour, not the constant. */
+static double nudge(double v, int is_float, int up)
+{
+    if (v != v || v - v != 0)
+        return v;
+    if (is_float) {
+        float f = (float)v;
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        if (f == 0)
+            b = up ? 1u : 0x80000001u; /* the smallest subnormal, either sign */
+        else
+            b = (f > 0) == up ? b + 1 : b - 1;
+        memcpy(&f, &b, sizeof f);
+        return f;
+    }
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    if (v == 0)
+        b = up ? 1u : 0x8000000000000001ULL;
+    else
+        b = (v > 0) == up ? b + 1 : b - 1;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+/* A number token (n bytes at p) as strtol/strtoll read it into an integer of width w
+ * bytes: base 0 ("017" is 15, "0x1f" 31), and clamped at the width's signed bounds, as
+ * strtol clamps an overflowing number (59 digits of '1' read as LONG_MAX). 0 when the
+ * token does not start as an integer (".5"). */
+static int int_value(const uint8_t *p, size_t n, unsigned w, double *out)
+{
+    char text[64];
+    n = FGI_MIN(n, sizeof text - 1);
+    memcpy(text, p, n);
+    text[n] = '\0';
+    char *end;
+    long long v = strtoll(text, &end, 0);
+    if (end == text)
+        return 0;
+    long long hi = w >= 8 ? LLONG_MAX : (1LL << (8 * w - 1)) - 1, lo = -hi - 1;
+    *out = (double)(v < lo ? lo : v > hi ? hi : v);
+    return 1;
+}
+
+/* The text of `want` for comparison c: a random form for floating point (the shortest
+ * when the drawn one does not apply), decimal or 0x hex for an integer. */
+static size_t number_text(fgi_mut *m, const fgi_cmp_int *c, double want, char *out)
+{
+    if (c->kind != FGI_CMP_INTEGER) {
+        int is_float = c->kind == FGI_CMP_FLOAT;
+        size_t n = fgi_num_text(want, is_float, fgi_rng_below(m->rng, FGI_NUM_FORMS), out);
+        return n ? n : fgi_num_text(want, is_float, FGI_NUM_SHORTEST, out);
+    }
+    /* 2^63 and beyond (LONG_MAX's double rounds up to it) does not convert: clamp. */
+    long long v = want >= 9.2e18 ? LLONG_MAX : want <= -9.2e18 ? LLONG_MIN : (long long)want;
+    int n = fgi_rng_chance(m->rng, 1, 4) && v >= 0
+                ? snprintf(out, FGI_NUM_TEXT_MAX, "0x%llx", (unsigned long long)v)
+                : snprintf(out, FGI_NUM_TEXT_MAX, "%lld", v);
+    return n > 0 ? (size_t)n : 0;
+}
+
+size_t fgi_mut_cmp_number(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
+{
+    const fgi_cmp_int *c = pick_pair(m);
+    if (!c)
+        return FGI_MUT_SKIP;
+    double va = fgi_cmp_value(c, c->a), vb = fgi_cmp_value(c, c->b);
+    if (va == vb || (c->kind == FGI_CMP_INTEGER && size == 0))
+        return FGI_MUT_SKIP;
+    /* The token whose value is an operand, from a random start (wrapping); else, for
+     * floating point, the first token met. */
+    size_t at = SIZE_MAX, len = 0, any = SIZE_MAX, any_len = 0;
+    double want = vb;
+    size_t start = size ? (size_t)fgi_rng_below(m->rng, size) : 0;
+    for (size_t j = 0; j < size && at == SIZE_MAX; j++) {
+        size_t i = (start + j) % size, n;
+        double v;
+        if (!fgi_num_token(buf, size, i, &v, &n))
+            continue;
+        if (any == SIZE_MAX) {
+            any = i;
+            any_len = n;
+        }
+        double iv;
+        if (v != va && v != vb && c->kind == FGI_CMP_INTEGER &&
+            int_value(buf + i, n, c->width, &iv)) /* as strtol may have read it */
+            v = iv;
+        if (v == va || v == vb) {
+            at = i;
+            len = n;
+            want = v == va ? vb : va;
+        }
+    }
+    if (at == SIZE_MAX) {
+        /* An integer comparison is a number only where one is — or, now and then, the
+         * program's constant where no number was read at all (strtol's 0 of "abc"): its
+         * text inserted. Rare, so binary formats, full of constants, lose little. */
+        if (c->kind == FGI_CMP_INTEGER && (any != SIZE_MAX || !c->constant || va != 0 ||
+                                           !fgi_rng_chance(m->rng, 1, 4)))
+            return FGI_MUT_SKIP;
+        want = fgi_rng_chance(m->rng, 1, 4) ? va : vb; /* mostly b: a constant is often b */
+        at = any != SIZE_MAX ? any : (size_t)fgi_rng_below(m->rng, size + 1);
+        len = any != SIZE_MAX ? any_len : 0;
+    }
+    if (fgi_rng_chance(m->rng, 1, 8)) {
+        int up = (int)fgi_rng_below(m->rng, 2);
+        want = c->kind == FGI_CMP_INTEGER ? want + (up ? 1 : -1)
+                                          : nudge(want, c->kind == FGI_CMP_FLOAT, up);
+    }
+    char text[FGI_NUM_TEXT_MAX];
+    size_t tl = number_text(m, c, want, text);
+    if (!tl || size - len + tl > max)
+        return FGI_MUT_SKIP;
+    memmove(buf + at + tl, buf + at + len, size - at - len);
+    memcpy(buf + at, text, tl);
+    return size - len + tl;
+}

@@ -1,0 +1,149 @@
+/* engine/mutate/repair.c — checksum repair: stored fields rewritten with computed values. */
+#include "engine/mutate/repair.h"
+
+#include <string.h>
+
+uint32_t fgi_repair_crc32(const uint8_t *p, size_t n)
+{
+    uint32_t crc = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= p[i];
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+    }
+    return ~crc;
+}
+
+uint32_t fgi_repair_adler32(const uint8_t *p, size_t n)
+{
+    uint32_t a = 1, b = 0;
+    for (size_t i = 0; i < n; i++) {
+        a = (a + p[i]) % 65521u;
+        b = (b + a) % 65521u;
+    }
+    return b << 16 | a;
+}
+
+static uint64_t byte_sum(const uint8_t *p, size_t n)
+{
+    uint64_t s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += p[i];
+    return s;
+}
+
+static void encode(uint8_t *out, uint64_t v, unsigned w, int big)
+{
+    for (unsigned i = 0; i < w; i++)
+        out[big ? w - 1 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The first offset of needle (n bytes) in buf, or SIZE_MAX. */
+static size_t find(const uint8_t *buf, size_t size, const uint8_t *needle, size_t n)
+{
+    for (size_t i = 0; n && i + n <= size; i++)
+        if (buf[i] == needle[0] && memcmp(buf + i, needle, n) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+/* Are the w bytes y a checksum (CRC-32 or Adler-32 when w is 4, the byte sum for any w,
+ * either byte order) of the input before the field at p, or after it? `sums_only`: the
+ * integer shape, where any 4- or 8-byte value is trusted and only small ones need this. */
+static int is_checksum_of(const uint8_t *buf, size_t size, size_t p, unsigned w,
+                          const uint8_t *y, int sums_only)
+{
+    const uint8_t *part[2] = {buf, buf + p + w};
+    size_t len[2] = {p, size - p - w};
+    for (int r = 0; r < 2; r++) {
+        uint64_t sums[3] = {byte_sum(part[r], len[r]), 0, 0};
+        int nsums = 1;
+        if (w == 4 && !sums_only) {
+            sums[nsums++] = fgi_repair_crc32(part[r], len[r]);
+            sums[nsums++] = fgi_repair_adler32(part[r], len[r]);
+        }
+        for (int s = 0; s < nsums; s++)
+            for (int big = 0; big < 2; big++) {
+                uint8_t e[8];
+                encode(e, sums[s], w, big);
+                if (memcmp(e, y, w) == 0)
+                    return 1;
+            }
+    }
+    return 0;
+}
+
+/* Writes y over the w-byte field at p. */
+static unsigned rewrite(uint8_t *buf, size_t p, const uint8_t *y, unsigned w)
+{
+    memcpy(buf + p, y, w);
+    return 1;
+}
+
+/* An integer comparison of stored x (in the input) with computed y (not in it). */
+static unsigned repair_int(uint8_t *buf, size_t size, const fgi_cmp_int *c)
+{
+    unsigned w = c->width;
+    if (c->kind != FGI_CMP_INTEGER || c->constant || c->a == c->b || w < 2 || w > size)
+        return 0;
+    /* 2^16: CRCs and hashes of anything are above it nearly always; the lengths and counts
+     * programs compare with their input's fields are below it. A 2-byte field must be a
+     * byte sum instead (checked once it is found). Tested before any search: cheap. */
+    if (w >= 4 && !(c->a >> 16 && c->b >> 16))
+        return 0;
+    for (int side = 0; side < 2; side++) {
+        uint64_t x = side ? c->b : c->a, y = side ? c->a : c->b;
+        for (int big = 0; big < 2; big++) {
+            uint8_t ex[8], ey[8];
+            encode(ex, x, w, big);
+            encode(ey, y, w, big);
+            size_t p = find(buf, size, ex, w);
+            if (p == SIZE_MAX || find(buf, size, ey, w) != SIZE_MAX)
+                continue;
+            if (w >= 4 || is_checksum_of(buf, size, p, w, ey, 1))
+                return rewrite(buf, p, ey, w);
+        }
+    }
+    return 0;
+}
+
+/* A byte-string comparison of stored bytes (in the input) with computed ones. */
+static unsigned repair_str(uint8_t *buf, size_t size, const fgi_cmp_str *c)
+{
+    unsigned w = c->alen;
+    if (c->alen != c->blen || !(w == 1 || w == 2 || w == 4 || w == 8) || w > size)
+        return 0;
+    for (int side = 0; side < 2; side++) {
+        const uint8_t *x = side ? c->b : c->a, *y = side ? c->a : c->b;
+        size_t p = find(buf, size, x, w);
+        if (p != SIZE_MAX && find(buf, size, y, w) == SIZE_MAX &&
+            is_checksum_of(buf, size, p, w, y, 0))
+            return rewrite(buf, p, y, w);
+    }
+    return 0;
+}
+
+unsigned fgi_repair_apply(uint8_t *buf, size_t size, const fgi_cmp_int *ints, size_t nints,
+                          const fgi_cmp_str *strs, size_t nstrs)
+{
+    unsigned fixed = 0;
+    for (size_t i = 0; i < nints && fixed < FGI_REPAIR_FIELDS; i++)
+        fixed += repair_int(buf, size, &ints[i]);
+    for (size_t i = 0; i < nstrs && fixed < FGI_REPAIR_FIELDS; i++)
+        fixed += repair_str(buf, size, &strs[i]);
+    return fixed;
+}
+
+unsigned fgi_repair_case(uint8_t *buf, size_t size, unsigned long mark, unsigned long smark)
+{
+    /* The latest comparisons only: a failed checksum ends the target's work, so its
+     * comparison is among the last the case made — and the search stays cheap for targets
+     * that compare a lot. The bounds are arbitrary. */
+    fgi_cmp_int ints[32];
+    fgi_cmp_str strs[8];
+    if (fgi_cmp_mark() == mark && fgi_cmp_mark_strs() == smark)
+        return 0; /* the common case of a target with no comparisons: nothing to copy */
+    size_t ni = fgi_cmp_since(mark, ints, FGI_ARRAY_LEN(ints));
+    size_t ns = fgi_cmp_strs_since(smark, strs, FGI_ARRAY_LEN(strs));
+    return fgi_repair_apply(buf, size, ints, ni, strs, ns);
+}

@@ -1,0 +1,116 @@
+/* test/unit/test_numbers.c — numbers as text: the forms of a compared value
+ * (engine/base/numtext.c), and the number tokens found in an input (engine/mutate/numbers.c). */
+#include "test/support/check.h"
+
+#include "engine/base/numtext.h"
+#include "engine/mutate/numbers.h"
+
+#include <stdlib.h>
+
+/* Every form of a handful of values; "" where the form does not apply. */
+static const struct {
+    double v;
+    int is_float;
+    enum fgi_num_form form;
+    const char *want;
+} forms[] = {
+    {2718.5, 0, FGI_NUM_SHORTEST, "2718.5"},
+    {2718.5, 0, FGI_NUM_G17, "2718.5"},
+    {2718.5, 0, FGI_NUM_EXP, "2.7185e+03"},
+    {2718.5, 0, FGI_NUM_PLAIN, "2718.5"},
+    {2718.5, 0, FGI_NUM_HEX, "0x1.53dp+11"},
+    {2718.5, 0, FGI_NUM_INT, ""},
+    {0.1, 0, FGI_NUM_SHORTEST, "0.1"},
+    {0.1, 0, FGI_NUM_G17, "0.10000000000000001"},
+    {0.1, 0, FGI_NUM_EXP, "1e-01"},
+    {0.1, 0, FGI_NUM_PLAIN, "0.1"},
+    {0.1, 0, FGI_NUM_HEX, "0x1.999999999999ap-4"},
+    /* A float's shortest reads back through strtof, not strtod. */
+    {(double)3.14f, 1, FGI_NUM_SHORTEST, "3.14"},
+    {(double)3.14f, 1, FGI_NUM_PLAIN, "3.14"},
+    {(double)3.14f, 0, FGI_NUM_SHORTEST, "3.140000104904175"}, /* the double: 16 digits */
+    {(double)3.14f, 1, FGI_NUM_G17, "3.1400001049041748"},
+    {-42.0, 0, FGI_NUM_SHORTEST, "-42"},
+    {-42.0, 0, FGI_NUM_EXP, "-4.2e+01"},
+    {-42.0, 0, FGI_NUM_INT, "-42"},
+    {-42.0, 0, FGI_NUM_HEX, "-0x1.5p+5"},
+    {1e300, 0, FGI_NUM_SHORTEST, "1e+300"},
+    {1e300, 0, FGI_NUM_PLAIN, ""}, /* 301 digits: not written */
+    {1e300, 0, FGI_NUM_INT, ""},   /* beyond 2^63 */
+    {1e-7, 0, FGI_NUM_SHORTEST, "1e-07"},
+    {1e-7, 0, FGI_NUM_PLAIN, "0.0000001"},
+    {4096.0, 0, FGI_NUM_INT, "4096"},
+    {4096.0, 0, FGI_NUM_PLAIN, "4096"},
+    {1.0 / 0.0, 0, FGI_NUM_SHORTEST, "inf"},
+    {1.0 / 0.0, 0, FGI_NUM_INT, ""},
+};
+
+FG_TEST(numbers_text_forms_table)
+{
+    for (size_t i = 0; i < FGI_ARRAY_LEN(forms); i++) {
+        char out[FGI_NUM_TEXT_MAX];
+        size_t n = fgi_num_text(forms[i].v, forms[i].is_float, forms[i].form, out);
+        int ok = n == strlen(forms[i].want) && (n == 0 || strcmp(out, forms[i].want) == 0);
+        if (!ok)
+            printf("  row %zu: want \"%s\", got \"%.*s\"\n", i, forms[i].want, (int)n, out);
+        CHECK(ok);
+    }
+}
+
+/* Every form that applies reads back as the value (strtod; strtof for a float). */
+FG_TEST(numbers_every_form_reads_back)
+{
+    static const double vals[] = {0.0, -0.0, 1.0, -1.5, 2718.5, 1e-300, 6.02214076e23,
+                                  123456789012345678.0, 0.30000000000000004, 5e-324};
+    for (size_t i = 0; i < FGI_ARRAY_LEN(vals); i++)
+        for (int f = 0; f < FGI_NUM_FORMS; f++) {
+            char out[FGI_NUM_TEXT_MAX];
+            size_t n = fgi_num_text(vals[i], 0, (enum fgi_num_form)f, out);
+            CHECK(n < FGI_NUM_TEXT_MAX);
+            if (n) {
+                CHECK_EQ_U(strlen(out), n);
+                CHECK(strtod(out, NULL) == vals[i]);
+            }
+            CHECK(n || f == FGI_NUM_INT || f == FGI_NUM_PLAIN); /* the rest always apply */
+        }
+}
+
+static const struct {
+    const char *text;
+    size_t at;
+    int found;
+    double value;
+    size_t len;
+} tokens[] = {
+    {"a=-3.5e2,x", 2, 1, -350.0, 6},
+    {"a=-3.5e2,x", 3, 0, 0, 0}, /* inside the token: it starts at the sign */
+    {"abc12", 3, 0, 0, 0},      /* part of a word */
+    {"x .5;", 2, 1, 0.5, 2},
+    {"0x1p3]", 0, 1, 8.0, 5},
+    {"-x", 0, 0, 0, 0},
+    {"v=2718.5", 2, 1, 2718.5, 6},
+    {"7", 0, 1, 7.0, 1},
+};
+
+FG_TEST(numbers_tokens)
+{
+    for (size_t i = 0; i < FGI_ARRAY_LEN(tokens); i++) {
+        double v = -1;
+        size_t len = 0;
+        const char *t = tokens[i].text;
+        int got = fgi_num_token((const uint8_t *)t, strlen(t), tokens[i].at, &v, &len);
+        int ok = got == tokens[i].found &&
+                 (!got || (v == tokens[i].value && len == tokens[i].len));
+        if (!ok)
+            printf("  token %zu (\"%s\" at %zu): got %d, %g, %zu\n", i, t, tokens[i].at, got, v,
+                   len);
+        CHECK(ok);
+    }
+    /* A number running to the end of a long input is read within the input only. */
+    uint8_t digits[100];
+    memset(digits, '9', sizeof digits);
+    double v;
+    size_t len;
+    CHECK(fgi_num_token(digits, 5, 0, &v, &len) == 1);
+    CHECK(len == 5 && v == 99999.0);
+}
