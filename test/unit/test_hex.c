@@ -19,10 +19,10 @@ FG_TEST(dec_matches_printf)
         /* past the edges: every power of ten and its neighbours, then scrambled values */
         int64_t v = i < n ? edge[i] : (int64_t)fg_mix64(i) >> (i % 64);
         if (i >= n && i < n + 60) {
-            int64_t p = 1;
+            uint64_t p = 1; /* up to 10^19, past INT64_MAX: wraps negative, also wanted */
             for (size_t k = 0; k < (i - n) / 3; k++)
                 p *= 10;
-            v = p - 1 + (int64_t)((i - n) % 3);
+            v = (int64_t)(p - 1 + (i - n) % 3);
         }
         if (i & 1)
             v = v == INT64_MIN ? v : -v;
