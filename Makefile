@@ -102,7 +102,9 @@ TARGET_OBJ := $(TARGET_SRC:%.c=$(B)/%.o)
 TEST_OBJ   := $(TEST_SRC:%.c=$(B)/%.o)
 MAIN_OBJ   := $(B)/engine/gate/driver_main.o
 PLANTED_OBJ := $(B)/test/planted/planted.o $(B)/test/planted/planted_zlib.o \
-               $(B)/test/planted/planted_brotli.o $(B)/test/planted/planted_search.o
+               $(B)/test/planted/planted_brotli.o $(B)/test/planted/planted_search.o \
+               $(B)/test/planted/planted_xml.o $(B)/test/planted/planted_yaml.o \
+               $(B)/test/planted/planted_expat.o
 LF_MAIN_OBJ := $(B)/bridge/harness/libfuzzer_main.o
 
 .PHONY: all check unit gate fuzz bench bench-find bench-real brotli-seeds install clean docs \
@@ -177,14 +179,42 @@ $(B)/test/planted/planted_zlib.o: CFLAGS_ALL += -DFGT_HAVE_ZLIB=1 $(shell pkg-co
 ZLIB_LIBS := $(shell pkg-config --libs zlib)
 endif
 
+# The same for libxml2, libyaml and expat: clean twins over libraries with lazy, cached and
+# "keep the latest" global state (libxml2's last error, its encoding handlers).
+HAVE_XML := $(shell pkg-config --exists libxml-2.0 2>/dev/null && echo 1)
+ifeq ($(HAVE_XML),1)
+$(B)/test/planted/planted_xml.o: CFLAGS_ALL += -DFGT_HAVE_XML=1 \
+	$(shell pkg-config --cflags libxml-2.0)
+XML_LIBS := $(shell pkg-config --libs libxml-2.0)
+endif
+HAVE_YAML := $(shell pkg-config --exists yaml-0.1 2>/dev/null && echo 1)
+ifeq ($(HAVE_YAML),1)
+$(B)/test/planted/planted_yaml.o: CFLAGS_ALL += -DFGT_HAVE_YAML=1 \
+	$(shell pkg-config --cflags yaml-0.1)
+YAML_LIBS := $(shell pkg-config --libs yaml-0.1)
+endif
+HAVE_EXPAT := $(shell pkg-config --exists expat 2>/dev/null && echo 1)
+ifeq ($(HAVE_EXPAT),1)
+$(B)/test/planted/planted_expat.o: CFLAGS_ALL += -DFGT_HAVE_EXPAT=1 \
+	$(shell pkg-config --cflags expat)
+EXPAT_LIBS := $(shell pkg-config --libs expat)
+endif
+
 $(B)/test-planted: $(PLANTED_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(PLANTED_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a $(ZLIB_LIBS) \
-		$(BROTLI_LIBS) $(LDLIBS_ALL)
+		$(XML_LIBS) $(YAML_LIBS) $(EXPAT_LIBS) $(BROTLI_LIBS) $(LDLIBS_ALL)
 
 # A libFuzzer harness with planted bugs under fuzzgate's libFuzzer driver.
 $(B)/test-lf: $(B)/test/planted/lf_planted.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/planted/lf_planted.o $(B)/libfuzzgate_libfuzzer.a \
 		$(B)/libfuzzgate.a $(LDLIBS_ALL)
+
+# The same driver over the system libxml2, as a user builds a harness (when pkg-config finds
+# it; the test says it skipped otherwise).
+$(B)/test/planted/lf_xml.o: CFLAGS_ALL += $(shell pkg-config --cflags libxml-2.0 2>/dev/null)
+$(B)/test-lf-xml: $(B)/test/planted/lf_xml.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/test/planted/lf_xml.o $(B)/libfuzzgate_libfuzzer.a \
+		$(B)/libfuzzgate.a $(XML_LIBS) $(LDLIBS_ALL)
 
 # The same harness's clean twin compiled as `pkg-config --cflags fuzzgate-libfuzzer` compiles
 # a user's: with the module's own Cflags line, so the tests see what users get.
@@ -207,7 +237,8 @@ $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 
 check: unit gate
 
-unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-cov $(B)/test-lf-custom $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
+unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-cov $(B)/test-lf-custom \
+	$(if $(HAVE_XML),$(B)/test-lf-xml) $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
 	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
 	sh test/scripts/include_cycles.sh

@@ -13,5 +13,5 @@ static uint64_t bench_empty_run(const uint8_t *data, size_t size)
     return BENCH_EMPTY_SIG;
 }
 
-FG_TARGET(bench_empty, .run = bench_empty_run,
+FG_TARGET(bench_empty, .flags = FG_NO_CORPUS, .run = bench_empty_run,
           .what = "does nothing: measures the engine's own cost per case")

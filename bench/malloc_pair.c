@@ -28,5 +28,5 @@ __attribute__((destructor)) static void bench_malloc_pair_report(void)
     bench_pairs_print(stderr, bench_pair_batches, bench_pair_ns);
 }
 
-FG_TARGET(bench_malloc_pair, .run = bench_malloc_pair_run,
+FG_TARGET(bench_malloc_pair, .flags = FG_NO_CORPUS, .run = bench_malloc_pair_run,
           .what = "64 malloc/free pairs a case: the heap oracle's cost per pair")

@@ -49,7 +49,11 @@ struct fg_domain;
  * unguided   1 for targets whose behaviour space is too large to guide on: no generated
  *            input is kept for novelty (docs/signatures.md says when).
  * domain     structured mutation (NULL: byte mutation only); see "Domains".
- * flags      reserved, 0.
+ * flags      FG_NO_CORPUS: the target has no committed corpus on purpose. Otherwise a gate
+ *            run (not a depth run, not the libFuzzer driver) fails a target whose
+ *            <corpus>/<name>/ directory is missing or empty, naming the directory and the
+ *            command that seeds it: a gate that replays nothing would pass whatever the
+ *            corpus path says.
  * skip       why this target cannot run in this build, e.g. "built without brotli
  *            (install libbrotli-dev)"; NULL: it runs. A skipped target stays registered
  *            and listed; every run prints "NAME: skipped: REASON", counts it apart from
@@ -70,6 +74,9 @@ typedef struct fg_target {
     const char *file;
     int line;
 } fg_target;
+
+/* fg_target.flags bits. */
+#define FG_NO_CORPUS 0x1u /* no committed corpus, on purpose (generated cases only) */
 
 /* A registry link, one per FG_TARGET; the engine owns its `next` field. */
 typedef struct fg_registration {

@@ -11,6 +11,8 @@
 #include "engine/supervise/wire.h"
 #include "oracle/crash.h"
 #include "oracle/heap.h"
+#include "oracle/retention.h"
+#include "oracle/watchdog.h"
 #include "oracle/timeout.h"
 
 #include <string.h>
@@ -87,6 +89,7 @@ fg_error fgi_harness_open(fgi_harness *e, const fg_target *t)
     fgi_case_now.pid = getpid();
     harness.open = e;
     e->target = t;
+    e->time_ms = t->time_ms ? t->time_ms : FGI_DEFAULT_TIME_MS; /* the session may override */
     return FG_OK;
 }
 
@@ -143,7 +146,7 @@ static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
                           memory_order_relaxed);
     if (fgi_cov_enabled()) {
         fgi_cov_reset();
-        fgi_cov_budget(fgi_cov_default_budget(size));
+        fgi_cov_budget(fgi_cov_budget_for(e->time_ms));
     }
     if (harness.slot) {
         publish(e, data, size);
@@ -190,43 +193,17 @@ static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
         harness.slot->active = 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp((const char *)a, (const char *)b);
-}
+/* The retention check's re-runs of the same input. */
+struct rerun_ctx {
+    fgi_harness *e;
+    const uint8_t *data;
+    size_t size;
+};
 
-/* Memory a case left behind is a leak only if it is left on every run: the same input
- * runs twice more, and lazy initialisation (retained once, then reused) is let go. The
- * class names the first sites in sorted module+offset order, never in table order, so it
- * is the same from run to run. */
-static void confirm_retention(fgi_harness *e, const uint8_t *data, size_t size,
-                              fgi_case_result *res, const fgi_heap_report *first)
+static void rerun(void *ctx, fgi_case_result *res, fgi_heap_report *heap)
 {
-    fgi_heap_report again;
-    for (int run = 0; run < 2; run++) {
-        run_body(e, data, size, res, &again);
-        if (res->status != FGI_CASE_OK)
-            return; /* the re-run failed an oracle itself: that is the finding */
-        if (again.live_bytes == 0)
-            return; /* not retained every time: not a leak */
-    }
-    static char names[FGI_HEAP_SITES][96]; /* run thread only; too big for the stack */
-    for (unsigned i = 0; i < again.nsites; i++)
-        fgi_heap_site_name(again.sites[i], names[i], sizeof names[i]);
-    qsort(names, again.nsites, sizeof names[0], by_name);
-    char sites[4 * 96 + 8] = "";
-    size_t used = 0;
-    for (unsigned i = 0; i < again.nsites && i < 4; i++)
-        used += (size_t)snprintf(sites + used, sizeof sites - used, "%s%s", i ? ", " : "",
-                                 names[i]);
-    res->status = FGI_CASE_ENDED;
-    res->kind = "retention";
-    snprintf(res->site, sizeof res->site, "%s", sites);
-    snprintf(res->detail, sizeof res->detail,
-             "the case left %zu bytes in %zu blocks allocated, on each of 3 runs "
-             "(first run %zu bytes; allocated at %s%s)",
-             again.live_bytes, again.live_blocks, first->live_bytes, sites,
-             again.nsites > 4 ? ", ..." : "");
+    struct rerun_ctx *c = ctx;
+    run_body(c->e, c->data, c->size, res, heap);
 }
 
 void fgi_harness_origin(fgi_harness *e, int64_t case_index, const char *origin,
@@ -244,6 +221,8 @@ void fgi_harness_run(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
     e->crash.size = size;
     fgi_heap_report heap;
     run_body(e, data, size, res, &heap);
-    if (res->status == FGI_CASE_OK && heap.live_bytes)
-        confirm_retention(e, data, size, res, &heap);
+    if (res->status == FGI_CASE_OK && heap.live_blocks) {
+        struct rerun_ctx again = {e, data, size};
+        fgi_retention_check(rerun, &again, res, &heap);
+    }
 }

@@ -27,6 +27,7 @@ typedef struct fgi_harness {
      * crash.data/size are set by fgi_harness_run to the caller's pristine copy. */
     fgi_finding_rec crash;
     const fgi_mut *mut;
+    unsigned time_ms;  /* the case's deadline (set by the session): the edge budget's base */
 } fgi_harness;
 
 /* Arms the process for cases (crash.h, timeout.h). FG_ENOMEM or FG_EINVAL (another

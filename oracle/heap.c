@@ -1,9 +1,11 @@
 /* oracle/heap.c — the interposed malloc family and the registry of a case's live blocks.
  *
  * Registry invariant: while armed, `slots` holds exactly the blocks allocated since
- * fgi_heap_arm and not yet freed, each with its requested size; `live` is the sum of
- * those sizes and `peak` its maximum since arming. Key 0 is an empty slot, key 1 a
- * deleted one (no allocator returns address 1).
+ * fgi_heap_arm (since the first arm after fgi_heap_hold(1), while held) and not yet freed,
+ * each with its requested size and the run that allocated it; `live` is the sum of those
+ * sizes, `base` its value when the current run was armed, and `peak` the maximum of
+ * live - base since then. Key 0 is an empty slot, key 1 a deleted one (no allocator
+ * returns address 1).
  */
 #include "oracle/heap.h"
 
@@ -20,23 +22,32 @@ typedef struct slot {
     uintptr_t key;  /* the block's address; 0 empty, 1 deleted */
     size_t size;    /* requested bytes */
     uintptr_t site; /* return address of the allocating call */
-    int case_thread; /* allocated by the thread running the case */
+    unsigned case_thread : 1; /* allocated by the thread running the case */
+    unsigned gen : 31;        /* the run that allocated it (held registries keep several) */
 } slot;
 
 #define DELETED ((uintptr_t)1)
+
+/* `armed`: OFF forwards everything; ARMED records allocations and frees; HELD (between
+ * the runs of a retention check) records frees only, so a block an earlier run left and
+ * another thread frees meanwhile leaves the registry. */
+enum { OFF = 0, ARMED_ON = 1, HELD = 2 };
 
 /* Process-wide because malloc has no context argument: every thread's allocations come
  * through here. `armed` is read on every call without the lock; everything else is
  * touched only under `lock`, by whichever thread allocates during a case. */
 static struct {
-    atomic_int armed;       /* a case is running: record */
+    atomic_int armed;       /* OFF, ARMED_ON or HELD */
     atomic_flag lock;       /* guards the fields below */
     slot *slots;            /* the registry (real allocator), capacity a power of two */
     size_t cap;             /* slots */
     size_t used;            /* live + deleted slots */
     size_t count;           /* live blocks */
     size_t live;            /* live bytes */
-    size_t peak;            /* peak live bytes this case */
+    size_t base;            /* live bytes when this run was armed (held blocks; else 0) */
+    size_t peak;            /* peak live - base this run */
+    int hold;               /* disarming keeps the registry (fgi_heap_hold) */
+    unsigned gen;           /* the current run, counted while held */
     size_t allowance;       /* the case's limit on live bytes */
     int refused;            /* a refusal on a thread that could not end the case */
     size_t refused_size;
@@ -49,7 +60,8 @@ static struct {
  * no allocation, and fgi_heap_interposed says so. */
 #define INTERPOSED __attribute__((weak))
 
-#define ARMED() atomic_load_explicit(&heap.armed, memory_order_relaxed)
+#define STATE() atomic_load_explicit(&heap.armed, memory_order_relaxed)
+#define ARMED() (STATE() == ARMED_ON)
 #define SITE() ((uintptr_t)__builtin_return_address(0))
 
 static void lock(void)
@@ -104,11 +116,11 @@ static void insert(void *p, size_t size, uintptr_t site, int mine)
         i = (i + 1) & mask;
     if (heap.slots[i].key == 0)
         heap.used++;
-    heap.slots[i] = (slot){(uintptr_t)p, size, site, mine};
+    heap.slots[i] = (slot){(uintptr_t)p, size, site, mine != 0, heap.gen & 0x7fffffffu};
     heap.count++;
     heap.live += size;
-    if (heap.live > heap.peak)
-        heap.peak = heap.live;
+    if (heap.live - heap.base > heap.peak && heap.live > heap.base)
+        heap.peak = heap.live - heap.base;
 }
 
 /* Under the lock. Removes p if recorded; returns 1 when it was. */
@@ -130,17 +142,19 @@ static int forget(void *p, size_t *size)
     return 0;
 }
 
-/* Under the lock. 1 when `extra` more live bytes stay within the allowance. */
+/* Under the lock. 1 when `extra` more live bytes stay within the allowance. Blocks that
+ * earlier runs of a held registry left are not this run's: only live - base counts. */
 static int fits(size_t extra)
 {
-    return extra <= heap.allowance && heap.live <= heap.allowance - extra;
+    size_t mine = heap.live > heap.base ? heap.live - heap.base : 0;
+    return extra <= heap.allowance && mine <= heap.allowance - extra;
 }
 
 /* Refuses an allocation that would pass the allowance. On the case's own thread this
  * does not return: the case ends as an amplification finding. */
 static void refuse(size_t size, uintptr_t site)
 {
-    size_t live = heap.live, allowance = heap.allowance;
+    size_t live = heap.live > heap.base ? heap.live - heap.base : 0, allowance = heap.allowance;
     heap.refused = 1;
     heap.refused_size = size;
     unlock();
@@ -203,7 +217,7 @@ INTERPOSED void *malloc(size_t size)
 
 INTERPOSED void free(void *p)
 {
-    if (p && ARMED()) {
+    if (p && STATE() != OFF) {
         size_t size;
         lock();
         forget(p, &size);
@@ -226,6 +240,12 @@ INTERPOSED void *calloc(size_t n, size_t size)
 
 INTERPOSED void *realloc(void *p, size_t size)
 {
+    if (STATE() == HELD && p) { /* a held block that moves or shrinks is no longer held */
+        size_t old;
+        lock();
+        forget(p, &old);
+        unlock();
+    }
     if (!ARMED())
         return FGI_REAL(realloc)(p, size);
     size_t old = 0;
@@ -312,44 +332,30 @@ int fgi_heap_interposed(void)
 
 void fgi_heap_arm(size_t allowance)
 {
-    /* No lock: while disarmed nobody reads these, and the release store below publishes
-     * them to a thread that sees the registry armed and then takes the lock. */
+    /* No lock while not held: disarmed nobody reads these, and the release store below
+     * publishes them to a thread that sees the registry armed and then takes the lock.
+     * Held, another thread may be freeing an earlier run's block: take the lock. */
+    int held = heap.hold;
+    if (held)
+        lock();
     heap.allowance = allowance;
+    heap.base = held ? heap.live : 0;
+    heap.gen = held ? heap.gen + 1 : 0;
     heap.peak = 0;
     heap.refused = 0;
     heap.refused_size = 0;
-    atomic_store_explicit(&heap.armed, 1, memory_order_release);
+    if (held)
+        unlock();
+    atomic_store_explicit(&heap.armed, ARMED_ON, memory_order_release);
 }
 
 /* Weak: present only under LeakSanitizer (ASan). */
 extern void __lsan_ignore_object(const void *p) __attribute__((weak));
 
-void fgi_heap_disarm(fgi_heap_report *r)
+/* Under the lock. Empties the registry (the blocks stay allocated). */
+static void clear(void)
 {
-    atomic_store_explicit(&heap.armed, 0, memory_order_release);
-    lock();
-    r->nsites = 0; /* not a memset: sites[] is large and this runs every case */
-    r->live_bytes = heap.live;
-    r->live_blocks = heap.count;
-    r->peak_bytes = heap.peak;
-    r->refused = heap.refused;
-    r->refused_size = heap.refused_size;
     if (heap.count) {
-        for (size_t i = 0; i < heap.cap; i++) {
-            if (heap.slots[i].key <= DELETED)
-                continue;
-            uintptr_t site = heap.slots[i].site;
-            /* What a case keeps is judged here (lazy initialisation passes, a leak on
-             * every run is a retention finding); LeakSanitizer keeps judging the
-             * engine's own memory, so a reported target leak is not reported twice. */
-            if (__lsan_ignore_object)
-                __lsan_ignore_object((void *)heap.slots[i].key);
-            int seen = 0;
-            for (unsigned j = 0; j < r->nsites; j++)
-                seen |= r->sites[j] == site;
-            if (!seen && r->nsites < FGI_HEAP_SITES)
-                r->sites[r->nsites++] = site;
-        }
         memset(heap.slots, 0, heap.cap * sizeof *heap.slots);
         heap.used = 0;
     }
@@ -357,21 +363,88 @@ void fgi_heap_disarm(fgi_heap_report *r)
      * so reserve_slot rebuilds the table before probes could find no empty slot. */
     heap.count = 0;
     heap.live = 0;
+    heap.base = 0;
+}
+
+/* Under the lock. The distinct sites of the live blocks allocated by run `gen`, at most
+ * FGI_HEAP_SITES. */
+static void collect_sites(fgi_heap_report *r, unsigned gen)
+{
+    r->nsites = 0;
+    for (size_t i = 0; heap.count && i < heap.cap; i++) {
+        if (heap.slots[i].key <= DELETED || heap.slots[i].gen != gen)
+            continue;
+        uintptr_t site = heap.slots[i].site;
+        int seen = 0;
+        for (unsigned j = 0; j < r->nsites; j++)
+            seen |= r->sites[j] == site;
+        if (!seen && r->nsites < FGI_HEAP_SITES)
+            r->sites[r->nsites++] = site;
+    }
+}
+
+void fgi_heap_disarm(fgi_heap_report *r)
+{
+    atomic_store_explicit(&heap.armed, heap.hold ? HELD : OFF, memory_order_release);
+    lock();
+    r->nsites = 0; /* not a memset: sites[] is large and this runs every case */
+    r->live_bytes = heap.live;
+    r->live_blocks = heap.count;
+    r->peak_bytes = heap.peak;
+    r->refused = heap.refused;
+    r->refused_size = heap.refused_size;
+    /* What a case keeps is judged by the retention check (lazy initialisation and "keep
+     * the latest" pass, growth on every run is a finding); LeakSanitizer keeps judging
+     * the engine's own memory, so a target leak is not reported twice. The sites are
+     * named only for a finding (fgi_heap_held_sites): no scan of the table here. */
+    for (size_t i = 0; heap.count && __lsan_ignore_object && i < heap.cap; i++)
+        if (heap.slots[i].key > DELETED && heap.slots[i].gen == heap.gen)
+            __lsan_ignore_object((void *)heap.slots[i].key);
+    if (!heap.hold)
+        clear();
+    unlock();
+}
+
+void fgi_heap_hold(int on)
+{
+    lock();
+    heap.hold = on;
+    if (!on) {
+        clear();
+        heap.gen = 0;
+        if (STATE() == HELD)
+            atomic_store_explicit(&heap.armed, OFF, memory_order_release);
+    }
+    unlock();
+}
+
+void fgi_heap_held_sites(fgi_heap_report *r, unsigned runs_ago)
+{
+    lock();
+    collect_sites(r, heap.gen - runs_ago);
     unlock();
 }
 
 void fgi_heap_release(void)
 {
-    atomic_store_explicit(&heap.armed, 0, memory_order_release);
+    atomic_store_explicit(&heap.armed, heap.hold ? HELD : OFF, memory_order_release);
     lock();
-    /* Only the case thread's blocks: a thread the case started may still own its own. */
-    for (size_t i = 0; heap.count && i < heap.cap; i++)
-        if (heap.slots[i].key > DELETED && heap.slots[i].case_thread)
-            FGI_REAL(free)((void *)heap.slots[i].key);
-    if (heap.cap)
-        memset(heap.slots, 0, heap.cap * sizeof *heap.slots);
-    heap.used = heap.count = 0;
-    heap.live = 0;
+    /* Only the case thread's blocks of this run: a thread the case started may still own
+     * its own, and what earlier runs of a held registry left belongs to the target. */
+    for (size_t i = 0; heap.count && i < heap.cap; i++) {
+        slot *s = &heap.slots[i];
+        if (s->key <= DELETED || s->gen != heap.gen)
+            continue;
+        if (s->case_thread)
+            FGI_REAL(free)((void *)s->key);
+        if (heap.hold) {
+            s->key = DELETED;
+            heap.count--;
+            heap.live -= s->size;
+        }
+    }
+    if (!heap.hold)
+        clear();
     unlock();
 }
 

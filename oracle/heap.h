@@ -21,7 +21,8 @@ typedef struct fgi_heap_report {
     size_t live_blocks;
     size_t peak_bytes;   /* the case's peak live bytes */
     uintptr_t sites[FGI_HEAP_SITES]; /* distinct return addresses of live blocks, in no
-                                      * meaningful order: name them, then sort the names */
+                                      * meaningful order: name them, then sort the names.
+                                      * Filled by fgi_heap_held_sites only. */
     unsigned nsites;
     int refused;         /* another thread's allocation was refused (amplification) */
     size_t refused_size; /* what it asked for */
@@ -36,8 +37,17 @@ FGI_HIDDEN void fgi_heap_arm(size_t allowance);
 /* Stops recording and reports what the case left. The registry is emptied; the live
  * blocks stay allocated (the target may still own them). */
 FGI_HIDDEN void fgi_heap_disarm(fgi_heap_report *r);
-/* Frees every block still in the registry (a case ended by the engine: its frames are
- * gone, so is every owner of that memory), then disarms. */
+/* Holds the registry across runs (on = 1) for the retention check: a disarm then keeps
+ * the blocks the run left recorded, with the run that allocated them, so a later run's
+ * free of one is counted; the report's live bytes and blocks are everything held. Each
+ * arm starts a new run whose allowance counts only its own blocks. on = 0 empties the
+ * registry (the blocks stay allocated). */
+FGI_HIDDEN void fgi_heap_hold(int on);
+/* The sites of the held blocks still live that the run `runs_ago` runs before the last
+ * one allocated (0: the last run). */
+FGI_HIDDEN void fgi_heap_held_sites(fgi_heap_report *r, unsigned runs_ago);
+/* Frees every block of this run still in the registry (a case ended by the engine: its
+ * frames are gone, so is every owner of that memory), then disarms. */
 FGI_HIDDEN void fgi_heap_release(void);
 /* Writes "module+0xoffset" for a code address: module-relative, so ASLR changes nothing. */
 FGI_HIDDEN void fgi_heap_site_name(uintptr_t pc, char *out, size_t cap);

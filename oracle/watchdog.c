@@ -18,10 +18,13 @@ struct fgi_watchdog {
     pthread_mutex_t lock;   /* with wake: a stop ends the tick's wait at once */
     pthread_cond_t wake;
     unsigned time_ms;       /* deadline */
+    unsigned full_ms;       /* the full deadline, when time_ms is a re-hit deadline */
     unsigned slow_ms;       /* soft threshold */
     unsigned tick_ms;       /* sampling period */
     unsigned long slow;     /* cases seen running past slow_ms (written by the thread) */
     unsigned slowest_ms;    /* the longest a case was seen running */
+    unsigned ended_ms;      /* the longest a case that ended was seen running */
+    volatile uint32_t *publish; /* ended_ms is copied here (an executor's shared slot) */
 };
 
 static unsigned ms_between(const struct timespec *a, const struct timespec *b)
@@ -41,6 +44,7 @@ static void *watch(void *arg)
     pthread_sigmask(SIG_BLOCK, &all, NULL); /* the target's signals are not ours */
     unsigned long last = 0;
     int counted_slow = 0, seen = 0;
+    unsigned counted_ms = 0; /* how long the current case has been seen running */
     struct timespec since = {0, 0};
     while (!atomic_load(&w->stop)) {
         struct timespec until;
@@ -60,6 +64,13 @@ static void *watch(void *arg)
         struct timespec t;
         clock_gettime(CLOCK_MONOTONIC, &t);
         if (!active || now != last || !seen) {
+            /* The case seen last has ended (it passed, or an oracle ended it). */
+            if (seen && counted_ms > w->ended_ms) {
+                w->ended_ms = counted_ms;
+                if (w->publish)
+                    *w->publish = counted_ms;
+            }
+            counted_ms = 0;
             last = now;
             since = t;
             seen = active;
@@ -67,6 +78,7 @@ static void *watch(void *arg)
             continue;
         }
         unsigned running_ms = ms_between(&since, &t);
+        counted_ms = running_ms;
         if (running_ms > w->slowest_ms)
             w->slowest_ms = running_ms;
         if (running_ms >= w->slow_ms && !counted_slow) {
@@ -75,9 +87,14 @@ static void *watch(void *arg)
         }
         if (running_ms >= w->time_ms) {
             char detail[160];
-            snprintf(detail, sizeof detail,
-                     "the case ran for %u+ ms, past its deadline of %u ms", running_ms,
-                     w->time_ms);
+            if (w->full_ms > w->time_ms)
+                snprintf(detail, sizeof detail,
+                         "the case ran for %u+ ms, past the re-hit deadline of %u ms (the "
+                         "full deadline is %u ms)", running_ms, w->time_ms, w->full_ms);
+            else
+                snprintf(detail, sizeof detail,
+                         "the case ran for %u+ ms, past its deadline of %u ms", running_ms,
+                         w->time_ms);
             fgi_timeout_deliver(detail);
         }
     }
@@ -123,4 +140,26 @@ unsigned long fgi_watchdog_stop(fgi_watchdog *w, unsigned *slowest_ms)
         *slowest_ms = w->slowest_ms;
     fgi_free(w);
     return slow;
+}
+
+void fgi_watchdog_publish(fgi_watchdog *w, volatile uint32_t *ended_ms, unsigned full_ms)
+{
+    w->publish = ended_ms;
+    w->full_ms = full_ms;
+}
+
+/* Weak: present only when a sanitizer runtime is linked. */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+unsigned fgi_watchdog_rehit_ms(unsigned time_ms, unsigned ended_ms)
+{
+    /* A sanitizer's crash report (unwinding, symbolising) can take longer than a re-hit
+     * deadline before it tells the harness it has begun: the crash would be abandoned as
+     * a re-hit. Sanitized runs keep the full deadline. */
+    if (__sanitizer_set_death_callback)
+        return time_ms;
+    uint64_t ms = (uint64_t)ended_ms * FGI_REHIT_FACTOR;
+    if (ms < FGI_REHIT_FLOOR_MS)
+        ms = FGI_REHIT_FLOOR_MS;
+    return ms < time_ms ? (unsigned)ms : time_ms;
 }

@@ -18,6 +18,27 @@ typedef struct fgi_watchdog fgi_watchdog;
  * taken back: a supervised run starts a new executor, a --no-fork run ends). NULL when the
  * thread cannot start. */
 FGI_HIDDEN fgi_watchdog *fgi_watchdog_start(unsigned time_ms, unsigned slow_ms);
+/* Makes the watchdog copy the longest an ended case was seen running (ms; a lower bound,
+ * at the sampling period's grain) to *ended_ms as it grows, so a supervisor still reads it
+ * after the process died; full_ms > time_ms says time_ms is a re-hit deadline (for the
+ * timeout's detail). Call right after fgi_watchdog_start. */
+FGI_HIDDEN void fgi_watchdog_publish(fgi_watchdog *w, volatile uint32_t *ended_ms,
+                                     unsigned full_ms);
+
+/* Re-hits. A timeout is one class per target, confirmed at the full deadline. After that,
+ * another case past the full deadline could only count again: executors get a re-hit
+ * deadline instead, FGI_REHIT_FACTOR x the slowest case seen to end so far, at least
+ * FGI_REHIT_FLOOR_MS, at most the full deadline. A case past it is abandoned as a
+ * presumed re-hit: never a finding, never a new class (so the class set does not depend
+ * on the machine's load), counted in timing only. Both numbers are judgement calls: 10x
+ * is a loaded CI box's margin over a laptop; 100 ms is 4 sampling periods and far above
+ * what any of the planted or real-library targets takes for a case that ends. Under a
+ * sanitizer there is no re-hit deadline (the full one is returned): a sanitizer's crash
+ * report can outlast it before the harness hears that a report has begun. */
+#define FGI_REHIT_FACTOR 10u
+#define FGI_REHIT_FLOOR_MS 100u
+FGI_HIDDEN unsigned fgi_watchdog_rehit_ms(unsigned time_ms, unsigned ended_ms);
+
 /* Stops and joins the thread; returns the number of slow cases it saw (timing only). */
 FGI_HIDDEN unsigned long fgi_watchdog_stop(fgi_watchdog *w, unsigned *slowest_ms);
 

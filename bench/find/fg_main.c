@@ -16,7 +16,8 @@
             abort();                                                                       \
         return 0;                                                                          \
     }                                                                                      \
-    FG_TARGET(find_##name, .run = find_##name##_run, .what = text, .max_len = 64)
+    FG_TARGET(find_##name, .flags = FG_NO_CORPUS,
+              .run = find_##name##_run, .what = text, .max_len = 64)
 
 FIND_TARGET(magic4, "a 4-byte magic compared as one integer")
 FIND_TARGET(memcmp8, "an 8-byte magic behind memcmp")
@@ -33,7 +34,7 @@ static uint64_t find_mazesig_run(const uint8_t *d, size_t n)
         abort();
     return fg_sig((uint64_t)cell + 1, 0);
 }
-FG_TARGET(find_mazesig, .run = find_mazesig_run, .max_len = 64,
+FG_TARGET(find_mazesig, .flags = FG_NO_CORPUS, .run = find_mazesig_run, .max_len = 64,
           .what = "the maze, the cell reached as the signature")
 FIND_TARGET(strtod, "a strtod value compared with a constant")
 FIND_TARGET(strtol, "a strtol value compared with a constant")

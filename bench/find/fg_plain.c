@@ -16,7 +16,8 @@
             abort();                                                                       \
         return sig;                                                                        \
     }                                                                                      \
-    FG_TARGET(plain_##name, .run = plain_##name##_run, .what = text, .max_len = 64)
+    FG_TARGET(plain_##name, .flags = FG_NO_CORPUS,                                         \
+              .run = plain_##name##_run, .what = text, .max_len = 64)
 
 PLAIN_TARGET(prefix4, "a 4-byte prefix; signature: bytes matched")
 PLAIN_TARGET(rungs16, "16 single-byte rungs; signature: rungs climbed")

@@ -23,5 +23,6 @@ static size_t real_allowance(size_t size)
     return (size_t)2048 << 20;
 }
 
-FG_TARGET(real, .run = real_run, .allowance = real_allowance, .max_len = 4096,
+FG_TARGET(real, .flags = FG_NO_CORPUS,
+          .run = real_run, .allowance = real_allowance, .max_len = 4096,
           .what = "a bench/real harness over a system library")

@@ -1,6 +1,6 @@
-/* bridge/standalone/heap_libc.c — the engine's allocator funnel on plain malloc, for engine code that
- * a target tests (the options parser, for targets/options.c) built into a libFuzzer
- * binary without the interposing heap oracle. */
+/* bridge/standalone/heap_libc.c — the engine's allocator funnel on plain malloc, for engine
+ * code that a target tests (the options parser, for targets/options.c) built into a
+ * libFuzzer binary without the interposing heap oracle. */
 #include "oracle/heap.h"
 
 #include <stdlib.h>

@@ -1,4 +1,5 @@
-/* bridge/standalone/lf_adapter.c — an FG_TARGET as a libFuzzer (or AFL++ -fsanitize=fuzzer) target.
+/* bridge/standalone/lf_adapter.c — an FG_TARGET as a libFuzzer (or AFL++ -fsanitize=fuzzer)
+ * target.
  *
  * Compiled once per target with -DFG_LF_TARGET=<name>, linked with the target's file and
  * bridge/standalone/standalone.c (never libfuzzgate):

@@ -75,9 +75,9 @@ void fgi_cov_budget(uint64_t edges)
     cov.left = edges ? edges : UINT64_MAX;
 }
 
-uint64_t fgi_cov_default_budget(size_t size)
+uint64_t fgi_cov_budget_for(unsigned time_ms)
 {
-    return 20000000ULL + 50000ULL * (uint64_t)size;
+    return (uint64_t)(time_ms ? time_ms : 1) * FGI_EDGES_PER_MS;
 }
 
 typedef struct find_ctx {

@@ -26,10 +26,16 @@ FGI_HIDDEN size_t fgi_cov_features(void (*fn)(void *ctx, uint64_t feature), void
  * Set before each case; 0 = no budget. */
 FGI_HIDDEN void fgi_cov_budget(uint64_t edges);
 
-/* The default budget for an input of `size` bytes: 20 M edges + 50 k per byte.
- * Arbitrary but generous: a parser runs tens to thousands of edges per byte; a hang runs
- * 20 M edges in a fraction of a second. */
-FGI_HIDDEN uint64_t fgi_cov_default_budget(size_t size);
+/* The budget follows the case's deadline at a fixed rate, so a longer .time_ms/-timeout
+ * is a larger budget and the same deadline is the same budget on every machine. The rate
+ * is a deliberately slow machine: planted_hang under gcc's trace-pc runs 140-170 M
+ * edges a CPU second here, so a case on its budget has used about a fifteenth of its
+ * deadline, and the budget, not the watchdog, ends a hang unless the process gets less
+ * than a fifteenth of a core (at 20 000 edges/ms the watchdog won on this 2-core machine
+ * at load 8). */
+#define FGI_EDGES_PER_MS 10000u
+/* The budget for a deadline of time_ms: time_ms x FGI_EDGES_PER_MS edges (10 s: 100 M). */
+FGI_HIDDEN uint64_t fgi_cov_budget_for(unsigned time_ms);
 
 /* What is instrumented, for a start-up banner: modules that registered counters at load
  * (clang's inline-8bit-counters or trace-pc-guard) with their edges, and modules whose

@@ -1,6 +1,7 @@
 /* engine/gate/gate.c — the gate over a set of targets, and fg_main, the command line driver. */
 #include "engine/run/session.h"
 
+#include "engine/base/dir.h"
 #include "engine/findings/budget.h"
 
 #include <string.h>
@@ -61,6 +62,44 @@ typedef struct tally {
     size_t passed, failed, skipped;
 } tally;
 
+/* A gate replays the committed corpus first: a target whose <corpus>/<name> is missing or
+ * empty would pass on generated cases alone, and a typo in CI's corpus path would turn
+ * the regression gate into a smoke test. Returns 0 when the target may run, 1 when it
+ * fails for want of a corpus (printed), 2 when the directory cannot be read (printed).
+ * Not checked: skipped targets, FG_NO_CORPUS, depth runs (--seconds explores; it gates
+ * nothing) and a run whose --corpus-out is the corpus itself (the seeding run). */
+static int corpus_missing(const fg_session *s, const fg_target *t, FILE *out)
+{
+    if (t->skip || (t->flags & FG_NO_CORPUS) || s->opt.seconds ||
+        strcmp(s->opt.corpus_out, s->opt.corpus) == 0)
+        return 0;
+    fgi_str dir = {0};
+    fgi_str_addf(&dir, "%s/%s", s->opt.corpus, t->name);
+    fgi_names names;
+    int missing = 0;
+    fg_error e = dir.failed ? FG_ENOMEM : fgi_dir_list(dir.buf, &names, &missing);
+    int status = 0;
+    if (e != FG_OK) {
+        fprintf(out, "%s: ERROR cannot read the corpus directory %s: %s\n", t->name,
+                fgi_str_cstr(&dir), fgi_strerror_io(e));
+        status = 2;
+    } else {
+        if (missing || names.count == 0)
+            fprintf(out,
+                    "%s: FAIL the corpus directory %s is %s: a gate must replay a committed "
+                    "corpus. Seed it with `%s --corpus=%s --corpus-out=%s %s` (a run that "
+                    "writes its kept, shortest-first inputs there) and commit it, or declare "
+                    ".flags = FG_NO_CORPUS in the target\n",
+                    t->name, fgi_str_cstr(&dir), missing ? "missing" : "empty",
+                    s->program ? s->program : "fuzzgate", s->opt.corpus, s->opt.corpus,
+                    t->name);
+        status = missing || names.count == 0;
+        fgi_names_free(&names);
+    }
+    fgi_str_free(&dir);
+    return status;
+}
+
 /* Runs each selected target and prints its summary. Returns 0 all passed or skipped, 1
  * some failed, 2 engine or usage error. */
 static int gate(fg_session *s, const char *names, FILE *out, tally *count)
@@ -72,6 +111,12 @@ static int gate(fg_session *s, const char *names, FILE *out, tally *count)
         return 2;
     int status = 0;
     for (size_t i = 0; i < n; i++) {
+        int none = corpus_missing(s, sel[i], out);
+        if (none) {
+            count->failed++;
+            status = none > status ? none : status;
+            continue;
+        }
         fg_outcome *o = NULL;
         e = fg_session_run(s, sel[i], &o);
         if (e != FG_OK) {

@@ -1,4 +1,5 @@
-/* engine/report/report_svg.c — coverage.svg: each run's corpus and features over cases, drawn as SVG.
+/* engine/report/report_svg.c — coverage.svg: each run's corpus and features over cases, drawn
+ * as SVG.
  *
  * One panel per run, stacked: corpus size on the left axis, coverage features on the right
  * (their own scale; the panel says when the build had none), generated cases along the

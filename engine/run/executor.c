@@ -316,6 +316,7 @@ fg_error fgi_executor_open(run *r)
     if (e != FG_OK)
         return e;
     r->ex.exec_open = 1;
+    r->ex.exec.time_ms = r->plan.time_ms; /* -timeout/--timeout-ms over .time_ms: the budget */
     r->ex.exec.crash.target = r->t->name;
     r->ex.exec.crash.seed = r->s->opt.seed;
     r->ex.exec.crash.program = r->s->program;
@@ -325,8 +326,11 @@ fg_error fgi_executor_open(run *r)
     if ((e = fgi_fdwatch_open(&r->ex.fds)) != FG_OK)
         return e;
     r->ex.fds_open = 1;
-    if (!(r->ex.watchdog = fgi_watchdog_start(r->plan.time_ms, FGI_MAX(r->plan.time_ms / 10, 1u))))
+    unsigned deadline = r->sv.rehit_ms ? r->sv.rehit_ms : r->plan.time_ms;
+    if (!(r->ex.watchdog = fgi_watchdog_start(deadline, FGI_MAX(r->plan.time_ms / 10, 1u))))
         return FG_ENOMEM;
+    if (r->ex.slot)
+        fgi_watchdog_publish(r->ex.watchdog, &r->ex.slot->ended_ms, r->plan.time_ms);
     return fgi_harness_reserve(&r->ex.exec, r->plan.slot_cap);
 }
 

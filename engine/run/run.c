@@ -187,6 +187,12 @@ fg_error fgi_run_close(run *r, fg_error e, fg_outcome **out, int watch)
         if (watch && e == FG_OK && r->err == FG_OK)
             saturation_watch(r);
     }
+    if (r->sv.rehits)
+        fprintf(r->s->log,
+                "fuzzgate: %s: %lu case%s ran past the re-hit deadline of %u ms and %s "
+                "abandoned as re-hits of the timeout (never a finding; timing only)\n",
+                r->t->name, r->sv.rehits, r->sv.rehits == 1 ? "" : "s", r->sv.rehit_ms,
+                r->sv.rehits == 1 ? "was" : "were");
     if (r->prog.slow)
         fprintf(r->s->log, "fuzzgate: %s: %lu slow case%s (the slowest ran %u+ ms)\n",
                 r->t->name, r->prog.slow, r->prog.slow == 1 ? "" : "s", r->prog.slowest_ms);

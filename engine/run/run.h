@@ -125,6 +125,10 @@ typedef struct run {
         fgi_sup *sup;
         unsigned epoch_done;     /* executors that finished the current epoch (jobs > 1) */
         int sup_stopping;        /* the executors were asked to stop */
+        unsigned rehit_ms;       /* executors' deadline once a timeout is confirmed (0: the
+                                  * full one; read by executors forked after it is set) */
+        unsigned ended_ms;       /* the slowest case seen to end, from the slots */
+        unsigned long rehits;    /* cases abandoned past the re-hit deadline */
     } sv;
 } run;
 

@@ -14,12 +14,31 @@
  * on from the next position (supervised). */
 static void restart_after(run *r, unsigned j, uint64_t pos);
 
+/* The hang policy (oracle/watchdog.h, "re-hits"): the first timeout confirms the target's
+ * timeout class at the full deadline and sets the re-hit deadline for the executors
+ * started from now on; a case that passes the re-hit deadline is abandoned, not a
+ * finding. Returns 1 for such a re-hit. */
+static int rehit(run *r, const fgi_dying *dying, const fgi_slot *slot)
+{
+    r->sv.ended_ms = FGI_MAX(r->sv.ended_ms, slot->ended_ms);
+    if (!dying || strcmp(dying->kind, "timeout") != 0)
+        return 0;
+    int was = r->sv.rehit_ms != 0;
+    r->sv.rehit_ms = fgi_watchdog_rehit_ms(r->plan.time_ms, r->sv.ended_ms);
+    if (r->sv.rehit_ms >= r->plan.time_ms)
+        r->sv.rehit_ms = 0; /* no shorter deadline to offer: every timeout is a full one */
+    r->sv.rehits += was;
+    return was;
+}
+
 static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dying,
                           const char *killed_for, const fgi_slot *slot)
 {
     run *r = ctx;
     const char *kind = "crash";
     char what[512];
+    if (rehit(r, dying, slot))
+        return restart_after(r, j, slot->pos);
     if (killed_for && strcmp(killed_for, "oom") == 0) {
         kind = "oom";
         snprintf(what, sizeof what,

@@ -94,6 +94,7 @@ typedef struct fgi_slot {
     uint64_t size;               /* bytes of data in use */
     uint32_t napplied;
     uint8_t applied[FGI_MUT_STACK];
+    volatile uint32_t ended_ms;  /* the slowest case seen to end (fgi_watchdog_publish) */
     size_t cap;                  /* capacity of data */
     uint8_t data[];
 } fgi_slot;

@@ -1,4 +1,5 @@
-/* test/e2e/test_dict.c — the dictionary parser: the accepted syntax, each error's place, and OOM. */
+/* test/e2e/test_dict.c — the dictionary parser: the accepted syntax, each error's place, and
+ * OOM. */
 #include "test/support/check.h"
 
 #include "engine/mutate/dict.h"

@@ -600,7 +600,7 @@ FG_TEST(domain_run_is_deterministic)
     for (int i = 0; i < 2; i++) {
         char root[256], corpus[300], findings[300], prog[300], path[400];
         CHECK(fgt_tmpdir(root, sizeof root) == 0);
-        snprintf(corpus, sizeof corpus, "--corpus=%s/c", root);
+        snprintf(corpus, sizeof corpus, "--corpus=corpus"); /* the committed one */
         snprintf(findings, sizeof findings, "--findings=%s/f", root);
         snprintf(prog, sizeof prog, "%s/fuzzgate", fgt_build_dir());
         char *argv[] = {prog, corpus, findings, "--cases=3000", "--seed=77", "--verbose",

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Parses argv (NULL-terminated, argv[0] included); the log text into *log (caller frees). */
 static int parse(fgi_lf_config *c, char **log, char **argv)
@@ -496,4 +497,42 @@ FG_TEST(lf_run_custom_mutator_finds_what_havoc_does_not)
     free(got);
     fgt_run_free(&r);
     fgt_rmrf(root);
+}
+
+/* The driver over a real library with global state: the system libxml2 (build/test-lf-xml,
+ * built when pkg-config finds it) keeps its last error and caches encoding handlers. From
+ * four seed documents (a valid one, SHIFT_JIS, an error, a DTD) 200,000 cases run with no
+ * finding: the retention oracle measures growth, and libxml2 does not grow. */
+FG_TEST(lf_run_over_libxml2_has_no_finding)
+{
+    char prog[300];
+    snprintf(prog, sizeof prog, "%s/test-lf-xml", fgt_build_dir());
+    if (access(prog, X_OK) != 0) {
+        printf("  skipped: built without libxml2 (install libxml2-dev)\n");
+        return;
+    }
+    lf_scratch s;
+    lf_open(&s, "<?xml version=\"1.0\"?><a x=\"1\"><b>text</b><c/></a>");
+    static const char *const more[][2] = {
+        {"sjis", "<?xml version=\"1.0\" encoding=\"SHIFT_JIS\"?><r>\x82\xa0\x82\xa2</r>"},
+        {"error", "<a><b></a>"},
+        {"dtd", "<!DOCTYPE a [<!ENTITY e \"v\">]><a>&e;&f;</a>"},
+    };
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+        char file[400];
+        snprintf(file, sizeof file, "%s/%s", s.corpus, more[i][0]);
+        CHECK(fgt_write(file, more[i][1], strlen(more[i][1])) == 0);
+    }
+    snprintf(s.prog, sizeof s.prog, "%s", prog);
+    fgt_run r;
+    lf_run(&s, &r, "-runs=200000", s.corpus, NULL);
+    CHECK(r.exited && r.code == 0);
+    CHECK(strstr(r.err, "PASS 200000 cases") != NULL && strstr(r.err, ", 0 findings") != NULL);
+    if (!(r.exited && r.code == 0))
+        printf("%s", r.err);
+    char artifacts[320];
+    snprintf(artifacts, sizeof artifacts, "%s/a", s.root);
+    CHECK(fgt_find(artifacts, "", "", prog, sizeof prog) == 0); /* no artifact of any kind */
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
 }

@@ -1,4 +1,5 @@
-/* test/e2e/test_search.c — a plain build's search: what the default gate finds without coverage. */
+/* test/e2e/test_search.c — a plain build's search: what the default gate finds without
+ * coverage. */
 #include "test/support/check.h"
 #include "test/support/proc.h"
 

@@ -18,4 +18,5 @@ static uint64_t trip_run(const uint8_t *data, size_t size)
              trip.size, trip.bound);
     return fg_sig((uint64_t)p.quality, fg_bucket(size, 8));
 }
-FG_TARGET(app_brotli, .run = trip_run, .what = "Brotli round trips", .max_len = 128)
+FG_TARGET(app_brotli, .flags = FG_NO_CORPUS,
+          .run = trip_run, .what = "Brotli round trips", .max_len = 128)

@@ -14,7 +14,8 @@ static uint64_t parse_run(const uint8_t *data, size_t size)
     }
     return fg_sig(size ? data[0] : 256, size < 8 ? size : 8);
 }
-FG_TARGET(app_parse, .run = parse_run, .what = "a length-prefixed record", .max_len = 64)
+FG_TARGET(app_parse, .flags = FG_NO_CORPUS,
+          .run = parse_run, .what = "a length-prefixed record", .max_len = 64)
 
 static uint64_t crash_run(const uint8_t *data, size_t size)
 {
@@ -22,7 +23,8 @@ static uint64_t crash_run(const uint8_t *data, size_t size)
         *app_null = 0;
     return fg_sig(size ? data[0] : 256, 0);
 }
-FG_TARGET(app_crash, .run = crash_run, .what = "a planted segfault", .max_len = 64)
+FG_TARGET(app_crash, .flags = FG_NO_CORPUS,
+          .run = crash_run, .what = "a planted segfault", .max_len = 64)
 
 #include <stdlib.h>
 
@@ -40,4 +42,5 @@ static uint64_t heap_run(const uint8_t *data, size_t size)
         free(q);
     return fg_sig(size ? data[0] : 256, size < 8 ? size : 8);
 }
-FG_TARGET(app_heap, .run = heap_run, .what = "heap oracles outside the tree", .max_len = 64)
+FG_TARGET(app_heap, .flags = FG_NO_CORPUS,
+          .run = heap_run, .what = "heap oracles outside the tree", .max_len = 64)

@@ -28,7 +28,8 @@ static uint64_t clean_run(const uint8_t *d, size_t n)
     FG_CHECK(n <= 4096, "input of %zu bytes is above max_len", n);
     return shape(d, n);
 }
-FG_TARGET(planted_clean, .run = clean_run, .what = "the clean twin: no bug at all")
+FG_TARGET(planted_clean, .flags = FG_NO_CORPUS,
+          .run = clean_run, .what = "the clean twin: no bug at all")
 
 static uint64_t check_run(const uint8_t *d, size_t n)
 {
@@ -36,7 +37,7 @@ static uint64_t check_run(const uint8_t *d, size_t n)
         FG_CHECK(n == 0, "planted: a %zu-byte input holds 0xAB", n);
     return shape(d, n);
 }
-FG_TARGET(planted_check, .run = check_run, .what = "an FG_CHECK violation")
+FG_TARGET(planted_check, .flags = FG_NO_CORPUS, .run = check_run, .what = "an FG_CHECK violation")
 
 static uint64_t fail_run(const uint8_t *d, size_t n)
 {
@@ -44,7 +45,7 @@ static uint64_t fail_run(const uint8_t *d, size_t n)
         fg_fail("planted fg_fail with second byte %u", d[1]);
     return shape(d, n);
 }
-FG_TARGET(planted_fail, .run = fail_run, .what = "an fg_fail on a prefix")
+FG_TARGET(planted_fail, .flags = FG_NO_CORPUS, .run = fail_run, .what = "an fg_fail on a prefix")
 
 /* Read through a volatile global so no compiler proves the store undefined and drops it. */
 int *volatile planted_null_pointer;
@@ -55,7 +56,7 @@ static uint64_t segv_run(const uint8_t *d, size_t n)
         *planted_null_pointer = 1;
     return shape(d, n);
 }
-FG_TARGET(planted_segv, .run = segv_run, .what = "a null-pointer write")
+FG_TARGET(planted_segv, .flags = FG_NO_CORPUS, .run = segv_run, .what = "a null-pointer write")
 
 static uint64_t abort_run(const uint8_t *d, size_t n)
 {
@@ -63,7 +64,7 @@ static uint64_t abort_run(const uint8_t *d, size_t n)
         abort();
     return shape(d, n);
 }
-FG_TARGET(planted_abort, .run = abort_run, .what = "an abort()")
+FG_TARGET(planted_abort, .flags = FG_NO_CORPUS, .run = abort_run, .what = "an abort()")
 
 /* Unbounded recursion: each frame keeps a buffer the optimiser cannot drop. */
 static unsigned recurse(volatile unsigned depth)
@@ -81,7 +82,7 @@ static uint64_t stack_run(const uint8_t *d, size_t n)
         return recurse(0);
     return shape(d, n);
 }
-FG_TARGET(planted_stack, .run = stack_run, .what = "a stack overflow")
+FG_TARGET(planted_stack, .flags = FG_NO_CORPUS, .run = stack_run, .what = "a stack overflow")
 
 static uint64_t write_run(const uint8_t *d, size_t n)
 {
@@ -89,7 +90,8 @@ static uint64_t write_run(const uint8_t *d, size_t n)
         ((uint8_t *)d)[n - 1] ^= 1; /* the bug: writing into the const input */
     return shape(d, n);
 }
-FG_TARGET(planted_write, .run = write_run, .what = "a write into the read-only input")
+FG_TARGET(planted_write, .flags = FG_NO_CORPUS,
+          .run = write_run, .what = "a write into the read-only input")
 
 static uint64_t trap_run(const uint8_t *d, size_t n)
 {
@@ -97,7 +99,7 @@ static uint64_t trap_run(const uint8_t *d, size_t n)
         raise(SIGFPE);
     return shape(d, n);
 }
-FG_TARGET(planted_fpe, .run = trap_run, .what = "a raised SIGFPE")
+FG_TARGET(planted_fpe, .flags = FG_NO_CORPUS, .run = trap_run, .what = "a raised SIGFPE")
 
 /* ---- heap, time and exit oracles ----------------------------------------------------- */
 
@@ -120,7 +122,8 @@ static uint64_t amplify_run(const uint8_t *d, size_t n)
     free(buf);
     return fg_sig(n ? d[0] : 256, len != 0);
 }
-FG_TARGET(planted_amplify, .run = amplify_run, .what = "allocates a declared length")
+FG_TARGET(planted_amplify, .flags = FG_NO_CORPUS,
+          .run = amplify_run, .what = "allocates a declared length")
 
 /* The clean twin: the same header, bounded by the bytes present. */
 static uint64_t amplify_clean_run(const uint8_t *d, size_t n)
@@ -130,7 +133,7 @@ static uint64_t amplify_clean_run(const uint8_t *d, size_t n)
     free(buf);
     return fg_sig(n ? d[0] : 256, len != 0);
 }
-FG_TARGET(planted_amplify_clean, .run = amplify_clean_run,
+FG_TARGET(planted_amplify_clean, .flags = FG_NO_CORPUS, .run = amplify_clean_run,
           .what = "a declared length bounded by the bytes present")
 
 /* Volatile so the compiler neither folds nor warns about the size it cannot know. */
@@ -144,7 +147,7 @@ static uint64_t huge_run(const uint8_t *d, size_t n)
     }
     return shape(d, n);
 }
-FG_TARGET(planted_huge, .run = huge_run, .what = "malloc(SIZE_MAX)")
+FG_TARGET(planted_huge, .flags = FG_NO_CORPUS, .run = huge_run, .what = "malloc(SIZE_MAX)")
 
 static uint64_t leak_run(const uint8_t *d, size_t n)
 {
@@ -155,7 +158,7 @@ static uint64_t leak_run(const uint8_t *d, size_t n)
         free(p);
     return shape(d, n);
 }
-FG_TARGET(planted_leak, .run = leak_run, .what = "a leak on one input path")
+FG_TARGET(planted_leak, .flags = FG_NO_CORPUS, .run = leak_run, .what = "a leak on one input path")
 
 /* Lazy initialisation on first use, as real libraries do: retained once, never again. */
 static char *lazy_table;
@@ -168,7 +171,42 @@ static uint64_t lazy_run(const uint8_t *d, size_t n)
     }
     return shape(d, n);
 }
-FG_TARGET(planted_lazy, .run = lazy_run, .what = "lazy global state: must not be a finding")
+FG_TARGET(planted_lazy, .flags = FG_NO_CORPUS,
+          .run = lazy_run, .what = "lazy global state: must not be a finding")
+
+/* One small block (8 bytes) forgotten on the 0xAB path: growth of one block a run. */
+static uint64_t leak_small_run(const uint8_t *d, size_t n)
+{
+    char *volatile p = malloc(8);
+    if (p)
+        memset(p, 1, 8);
+    if (!triggered(d, n))
+        free(p);
+    return shape(d, n);
+}
+FG_TARGET(planted_leak_small, .flags = FG_NO_CORPUS,
+          .run = leak_small_run, .what = "a leak of one 8-byte block")
+
+/* Keeps a copy of the latest "error" and frees the previous one, as libxml2 keeps its
+ * last error: every case leaves a block, its size set by the input, and the heap never
+ * grows. Plus a cache filled once per first byte, as encoding handlers are. */
+static char *latest_error;
+static char *cache_by_byte[256];
+static uint64_t keep_latest_run(const uint8_t *d, size_t n)
+{
+    char *msg = malloc(16 + n);
+    if (msg) {
+        memset(msg, 'e', 15 + n);
+        msg[15 + n] = '\0';
+    }
+    free(latest_error);
+    latest_error = msg;
+    if (n && !cache_by_byte[d[0]])
+        cache_by_byte[d[0]] = malloc(100);
+    return shape(d, n);
+}
+FG_TARGET(planted_keep_latest, .flags = FG_NO_CORPUS, .run = keep_latest_run,
+          .what = "keeps the latest error and caches per first byte: must not be a finding")
 
 /* A buffer grown by doubling to four times the input, well within the allowance. */
 static uint64_t doubling_run(const uint8_t *d, size_t n)
@@ -187,7 +225,8 @@ static uint64_t doubling_run(const uint8_t *d, size_t n)
     free(buf);
     return shape(d, n);
 }
-FG_TARGET(planted_doubling, .run = doubling_run, .what = "realloc doubling within allowance")
+FG_TARGET(planted_doubling, .flags = FG_NO_CORPUS,
+          .run = doubling_run, .what = "realloc doubling within allowance")
 
 static void *free_it(void *p)
 {
@@ -206,7 +245,8 @@ static uint64_t thread_free_run(const uint8_t *d, size_t n)
         free(p);
     return shape(d, n);
 }
-FG_TARGET(planted_thread_free, .run = thread_free_run, .what = "freed on a second thread")
+FG_TARGET(planted_thread_free, .flags = FG_NO_CORPUS,
+          .run = thread_free_run, .what = "freed on a second thread")
 
 /* Frees memory that was allocated before the case: must not confuse the accounting. */
 static char *before_case;
@@ -220,7 +260,8 @@ static uint64_t old_free_run(const uint8_t *d, size_t n)
     }
     return shape(d, n);
 }
-FG_TARGET(planted_old_free, .run = old_free_run, .what = "frees memory of an earlier case")
+FG_TARGET(planted_old_free, .flags = FG_NO_CORPUS,
+          .run = old_free_run, .what = "frees memory of an earlier case")
 
 static uint64_t hang_run(const uint8_t *d, size_t n)
 {
@@ -229,7 +270,21 @@ static uint64_t hang_run(const uint8_t *d, size_t n)
         spin++;
     return shape(d, n);
 }
-FG_TARGET(planted_hang, .run = hang_run, .what = "an infinite loop", .time_ms = 100)
+FG_TARGET(planted_hang, .flags = FG_NO_CORPUS,
+          .run = hang_run, .what = "an infinite loop", .time_ms = 100)
+
+/* Spins forever behind a 2-byte prefix, with the default deadline. The comparison hooks
+ * hand the prefix to the mutator, so the search finds it and then re-finds it often: a run
+ * must pay the full deadline once, not once per re-hit (docs/oracles.md, "Re-hits"). */
+static uint64_t hang_prefix_run(const uint8_t *d, size_t n)
+{
+    volatile unsigned long spin = 0;
+    while (n >= 2 && memcmp(d, "HG", 2) == 0)
+        spin++;
+    return shape(d, n);
+}
+FG_TARGET(planted_hang_prefix, .flags = FG_NO_CORPUS, .run = hang_prefix_run,
+          .what = "an infinite loop behind a 2-byte prefix, default deadline")
 
 static uint64_t slow_run(const uint8_t *d, size_t n)
 {
@@ -241,7 +296,8 @@ static uint64_t slow_run(const uint8_t *d, size_t n)
     }
     return shape(d, n);
 }
-FG_TARGET(planted_slow, .run = slow_run, .what = "slow but bounded: not a finding",
+FG_TARGET(planted_slow, .flags = FG_NO_CORPUS,
+          .run = slow_run, .what = "slow but bounded: not a finding",
           .time_ms = 400)
 
 static uint64_t exit_run(const uint8_t *d, size_t n)
@@ -250,7 +306,7 @@ static uint64_t exit_run(const uint8_t *d, size_t n)
         exit(0);
     return shape(d, n);
 }
-FG_TARGET(planted_exit, .run = exit_run, .what = "exit(0) mid-case")
+FG_TARGET(planted_exit, .flags = FG_NO_CORPUS, .run = exit_run, .what = "exit(0) mid-case")
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -263,7 +319,8 @@ static uint64_t fd_leak_run(const uint8_t *d, size_t n)
         close(fd);
     return shape(d, n);
 }
-FG_TARGET(planted_fd_leak, .run = fd_leak_run, .what = "a descriptor leak on one path")
+FG_TARGET(planted_fd_leak, .flags = FG_NO_CORPUS,
+          .run = fd_leak_run, .what = "a descriptor leak on one path")
 
 static uint64_t fd_clean_run(const uint8_t *d, size_t n)
 {
@@ -272,7 +329,8 @@ static uint64_t fd_clean_run(const uint8_t *d, size_t n)
         close(fd);
     return shape(d, n);
 }
-FG_TARGET(planted_fd_clean, .run = fd_clean_run, .what = "opens and closes a descriptor")
+FG_TARGET(planted_fd_clean, .flags = FG_NO_CORPUS,
+          .run = fd_clean_run, .what = "opens and closes a descriptor")
 
 /* The mistake the saturation watch exists for: a signature folding a running total, so
  * every case looks new and the corpus keeps everything. */
@@ -283,7 +341,8 @@ static uint64_t saturate_run(const uint8_t *d, size_t n)
     total += n + 1;
     return fg_sig(total, 0);
 }
-FG_TARGET(planted_saturate, .run = saturate_run, .what = "a signature folding a running total")
+FG_TARGET(planted_saturate, .flags = FG_NO_CORPUS,
+          .run = saturate_run, .what = "a signature folding a running total")
 
 /* Comparison feedback's planted bug: an 8-byte memcmp magic, then a 32-bit constant
  * compared as one integer. Byte havoc alone needs ~2^96 tries; operands recorded from the
@@ -298,7 +357,8 @@ static uint64_t magic_run(const uint8_t *d, size_t n)
         abort();
     return fg_sig(2, 0);
 }
-FG_TARGET(planted_magic, .run = magic_run, .what = "aborts past an 8-byte magic and a u32")
+FG_TARGET(planted_magic, .flags = FG_NO_CORPUS,
+          .run = magic_run, .what = "aborts past an 8-byte magic and a u32")
 
 /* Checksum repair's planted bug: a record holding a little-endian CRC-32 of its payload,
  * then the payload, which must open with an 8-byte memcmp magic. Comparison feedback solves
@@ -326,7 +386,8 @@ static uint64_t crc_run(const uint8_t *d, size_t n)
         abort();
     return fg_sig(1, 0);
 }
-FG_TARGET(planted_crc, .run = crc_run, .what = "aborts past a CRC-32 guard and an 8-byte magic")
+FG_TARGET(planted_crc, .flags = FG_NO_CORPUS,
+          .run = crc_run, .what = "aborts past a CRC-32 guard and an 8-byte magic")
 
 /* Rejects every input (libFuzzer's return -1) while returning a fresh signature each
  * time: nothing generated may be kept. */
@@ -335,7 +396,8 @@ static uint64_t reject_run(const uint8_t *d, size_t n)
     fg_reject();
     return fg_sig(n, n ? d[0] : 0);
 }
-FG_TARGET(planted_reject, .run = reject_run, .what = "fg_reject on every input")
+FG_TARGET(planted_reject, .flags = FG_NO_CORPUS,
+          .run = reject_run, .what = "fg_reject on every input")
 
 /* ---- the misbehaviour matrix ---------------------------------------------------------
  * Each target misbehaves one way on an input holding 0xAB, and has a second bug, an
@@ -413,7 +475,8 @@ static void misbehave(enum misbehaviour m)
         FG_CHECK(memchr(d, SECOND_TRIGGER, n) == NULL, "the second planted bug");          \
         return shape(d, n);                                                                \
     }                                                                                      \
-    FG_TARGET(matrix_##name, .run = matrix_##name##_run, .time_ms = ms,                    \
+    FG_TARGET(matrix_##name, .flags = FG_NO_CORPUS,                                        \
+              .run = matrix_##name##_run, .time_ms = ms,                                   \
               .what = "matrix: " #name " on 0xAB, a check on 0xCD")
 MATRIX(segv, M_SEGV, 1000)
 MATRIX(abort, M_ABORT, 1000)
@@ -446,12 +509,13 @@ static uint64_t rss_run(const uint8_t *d, size_t n)
     }
     return shape(d, n);
 }
-FG_TARGET(planted_rss, .run = rss_run, .what = "256 MiB resident through mmap")
+FG_TARGET(planted_rss, .flags = FG_NO_CORPUS,
+          .run = rss_run, .what = "256 MiB resident through mmap")
 
 /* A target this build cannot run (as the Brotli targets are without libbrotli-dev): it is
  * listed, printed as skipped and counted apart from passed and failed; its body is never
  * called, so it has none. */
-FG_TARGET(planted_skipped, .what = "a target built without what it needs",
+FG_TARGET(planted_skipped, .flags = FG_NO_CORPUS, .what = "a target built without what it needs",
           .skip = "built without the planted dependency (a test)")
 
 /* Two planted bugs under a name and with messages full of what XML, JSON and markdown
@@ -466,6 +530,7 @@ static uint64_t meta_run(const uint8_t *d, size_t n)
     return shape(d, n);
 }
 static const fg_target meta_target = {.name = "planted_meta<&\"'\\\x01>", .run = meta_run,
+                                      .flags = FG_NO_CORPUS,
                                       .what = "two planted bugs, metacharacters everywhere",
                                       .file = __FILE__, .line = __LINE__};
 static fg_registration meta_registration = {&meta_target, 0};

@@ -137,9 +137,11 @@ static void wrapper_seed(fg_seeds *seeds)
     fg_seeds_add(seeds, buf, sizeof text);
 }
 
-FG_TARGET(planted_brotli_drop, .run = drop_run, .seed = wrapper_seed, .max_len = 512,
+FG_TARGET(planted_brotli_drop, .flags = FG_NO_CORPUS,
+          .run = drop_run, .seed = wrapper_seed, .max_len = 512,
           .what = "a Brotli wrapper that drops the last byte when the output fills a chunk")
-FG_TARGET(planted_brotli_clean, .run = clean_run, .seed = wrapper_seed, .max_len = 512,
+FG_TARGET(planted_brotli_clean, .flags = FG_NO_CORPUS,
+          .run = clean_run, .seed = wrapper_seed, .max_len = 512,
           .what = "the Brotli wrapper without the bug: clean")
 
 /* ---- the bomb: memory from the stream, not from the bytes present ---------------------- */
@@ -187,15 +189,19 @@ static size_t bomb_allowance(size_t n)
     return ((size_t)1 << 20) + 64 * n;
 }
 
-FG_TARGET(planted_brotli_bomb, .run = bomb_run, .seed = bomb_seed, .allowance = bomb_allowance,
+FG_TARGET(planted_brotli_bomb, .flags = FG_NO_CORPUS,
+          .run = bomb_run, .seed = bomb_seed, .allowance = bomb_allowance,
           .what = "a Brotli wrapper whose output buffer grows with the stream: a bomb")
 
 #else /* !FG_HAVE_BROTLI */
 
-FG_TARGET(planted_brotli_drop, .what = "a Brotli wrapper with a planted bug",
+FG_TARGET(planted_brotli_drop, .flags = FG_NO_CORPUS,
+          .what = "a Brotli wrapper with a planted bug",
           .skip = FG_BROTLI_SKIP)
-FG_TARGET(planted_brotli_clean, .what = "the Brotli wrapper without it", .skip = FG_BROTLI_SKIP)
-FG_TARGET(planted_brotli_bomb, .what = "a Brotli wrapper that trusts the stream",
+FG_TARGET(planted_brotli_clean, .flags = FG_NO_CORPUS,
+          .what = "the Brotli wrapper without it", .skip = FG_BROTLI_SKIP)
+FG_TARGET(planted_brotli_bomb, .flags = FG_NO_CORPUS,
+          .what = "a Brotli wrapper that trusts the stream",
           .skip = FG_BROTLI_SKIP)
 
 #endif

@@ -1,4 +1,5 @@
-/* test/planted/planted_search.c — bugs a plain build must find from signatures and comparisons alone.
+/* test/planted/planted_search.c — bugs a plain build must find from signatures and comparisons
+ * alone.
  *
  * The two bugs of issue 12's gate test: an FG_CHECK behind a 4-byte prefix whose signature
  * is how many bytes matched, and strcmp of the whole input with a 9-letter keyword, with
@@ -19,7 +20,7 @@ static uint64_t prefix_run(const uint8_t *d, size_t n)
     FG_CHECK(m < 4, "planted: the 4-byte prefix matched");
     return fg_sig(m, 0);
 }
-FG_TARGET(planted_prefix4, .run = prefix_run, .max_len = 64,
+FG_TARGET(planted_prefix4, .flags = FG_NO_CORPUS, .run = prefix_run, .max_len = 64,
           .what = "an FG_CHECK behind a 4-byte prefix; signature: bytes matched")
 
 static uint64_t keyword_run(const uint8_t *d, size_t n)
@@ -31,7 +32,7 @@ static uint64_t keyword_run(const uint8_t *d, size_t n)
     FG_CHECK(strcmp(s, "blueberry") != 0, "planted: the keyword");
     return 0;
 }
-FG_TARGET(planted_keyword, .run = keyword_run, .max_len = 64,
+FG_TARGET(planted_keyword, .flags = FG_NO_CORPUS, .run = keyword_run, .max_len = 64,
           .what = "an FG_CHECK behind strcmp with a 9-letter keyword; no signature")
 
 /* The public signals, each with no signature: only what the target says through them
@@ -47,7 +48,7 @@ static uint64_t u32magic_run(const uint8_t *d, size_t n)
     }
     return 0;
 }
-FG_TARGET(planted_u32magic, .run = u32magic_run, .max_len = 64,
+FG_TARGET(planted_u32magic, .flags = FG_NO_CORPUS, .run = u32magic_run, .max_len = 64,
           .what = "an FG_CHECK behind a 32-bit magic compared with fg_cmp_u64")
 
 /* 12 'Q' bytes, counted through fg_maximize: each new high keeps the input. */
@@ -60,7 +61,7 @@ static uint64_t maximize_run(const uint8_t *d, size_t n)
     FG_CHECK(q < 12, "planted: %u Q bytes", q);
     return 0;
 }
-FG_TARGET(planted_maximize, .run = maximize_run, .max_len = 64,
+FG_TARGET(planted_maximize, .flags = FG_NO_CORPUS, .run = maximize_run, .max_len = 64,
           .what = "an FG_CHECK at 12 'Q' bytes, their count pushed up with fg_maximize")
 
 /* The first two bytes as features: the corpus grows with them, with no signature. */
@@ -72,5 +73,5 @@ static uint64_t features_run(const uint8_t *d, size_t n)
         fg_feature(0x100 | (d[1] >> 4));
     return 0;
 }
-FG_TARGET(planted_features, .run = features_run, .max_len = 64,
+FG_TARGET(planted_features, .flags = FG_NO_CORPUS, .run = features_run, .max_len = 64,
           .what = "no bug; two features from the first two bytes' high nibbles")

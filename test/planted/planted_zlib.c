@@ -621,7 +621,8 @@ static void zlib_seed(fg_seeds *seeds)
     seed_one(seeds, h3, 4, seed_text, nt);
 }
 
-FG_TARGET(planted_zlib, .run = zlib_run, .seed = zlib_seed, .allowance = zlib_allowance,
+FG_TARGET(planted_zlib, .flags = FG_NO_CORPUS,
+          .run = zlib_run, .seed = zlib_seed, .allowance = zlib_allowance,
           .max_len = 4096,
           .what = "the system zlib: inflate, compress2, streamed deflate, checksums: clean")
 
