@@ -58,8 +58,10 @@ int fgi_fdwatch_note(fgi_fdwatch *w, const uint8_t *data, size_t size, int64_t k
         memcpy(s->data, data, size);
     s->size = size;
     s->case_index = k;
-    fgi_free(s->origin);
-    s->origin = NULL;
+    if (s->origin) { /* usually none: a generated case; the funnel's call is per case */
+        fgi_free(s->origin);
+        s->origin = NULL;
+    }
     if (origin && !(s->origin = fgi_strdup(origin)))
         return -1;
     s->napplied = mut && !origin ? mut->napplied : 0;

@@ -1,7 +1,29 @@
-/* engine/base/hex.c — hex and C-style escape codecs for bytes. */
+/* engine/base/hex.c — hex, decimal and C-style escape codecs. */
 #include "engine/base/hex.h"
 
+#include <string.h>
+
 static const char digits[] = "0123456789abcdef";
+
+size_t fgi_dec_u64(uint64_t v, char *out)
+{
+    char t[FGI_DEC_MAX];
+    size_t i = sizeof t;
+    do {
+        t[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    memcpy(out, t + i, sizeof t - i);
+    return sizeof t - i;
+}
+
+size_t fgi_dec_i64(int64_t v, char *out)
+{
+    if (v >= 0)
+        return fgi_dec_u64((uint64_t)v, out);
+    out[0] = '-';
+    return 1 + fgi_dec_u64(0 - (uint64_t)v, out + 1); /* INT64_MIN's magnitude fits */
+}
 
 static int hex_value(char c)
 {

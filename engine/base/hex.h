@@ -1,8 +1,15 @@
-/* engine/base/hex.h — hex and C-style escape codecs for bytes (findings, dictionaries). */
+/* engine/base/hex.h — hex, decimal and C-style escape codecs (findings, dictionaries, numbers). */
 #ifndef FG_HEX_H
 #define FG_HEX_H
 
 #include "engine/internal.h"
+
+/* Writes v in decimal as printf's "%llu" / "%lld" would, without a NUL, at the start of out
+ * (capacity FGI_DEC_MAX), and returns how many characters: the mutator's and the sinks'
+ * numbers, where snprintf's locale and format parsing cost more than the digits. */
+#define FGI_DEC_MAX 20
+FGI_HIDDEN size_t fgi_dec_u64(uint64_t v, char *out);
+FGI_HIDDEN size_t fgi_dec_i64(int64_t v, char *out);
 
 /* Writes 2*size lowercase hex digits and a NUL to out (capacity 2*size+1). */
 FGI_HIDDEN void fgi_hex_encode(const uint8_t *data, size_t size, char *out);

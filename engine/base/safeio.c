@@ -1,6 +1,8 @@
 /* engine/base/safeio.c — signal-safe I/O: whole writes and reads, atomic files, the sink. */
 #include "engine/base/safeio.h"
 
+#include "engine/base/hex.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -81,13 +83,8 @@ void fgi_sink_put(fgi_sink *k, const char *s)
 
 void fgi_sink_u64(fgi_sink *k, uint64_t v)
 {
-    char t[24];
-    size_t i = sizeof t;
-    do {
-        t[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    fgi_sink_putn(k, t + i, sizeof t - i);
+    char t[FGI_DEC_MAX];
+    fgi_sink_putn(k, t, fgi_dec_u64(v, t));
 }
 
 void fgi_sink_hex64(fgi_sink *k, uint64_t v)

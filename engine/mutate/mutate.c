@@ -5,6 +5,7 @@
  */
 #include "engine/mutate/mutate.h"
 
+#include "engine/base/hex.h"
 #include "engine/feedback/cmp.h"
 
 #include <string.h>
@@ -135,9 +136,8 @@ static size_t change_ascii_int(fgi_mut *m, uint8_t *buf, size_t size, size_t max
     case 5: x = 0 - x; break;
     default: x = 0; break;
     }
-    char text[24];
-    int len = snprintf(text, sizeof text, "%lld", (long long)(int64_t)x);
-    size_t old_len = end - start, new_len = (size_t)len;
+    char text[FGI_DEC_MAX];
+    size_t old_len = end - start, new_len = fgi_dec_i64((int64_t)x, text);
     if (size - old_len + new_len > max)
         return FGI_MUT_SKIP;
     memmove(buf + start + new_len, buf + end, size - end);

@@ -19,15 +19,16 @@ static void add_feature(void *ctx, uint64_t feature)
 {
     run *r = ctx;
     feature = feature ? feature : 1;
-    r->ex.fhash += fg_mix64(feature);
-    if (fgi_novelty_add(&r->ex.dfeat, feature) < 0)
+    uint64_t mixed = fg_mix64(feature); /* the fingerprint's term and every set's slot hash */
+    r->ex.fhash += mixed;
+    if (fgi_novelty_bump_mixed(&r->ex.dfeat, feature, mixed, 1) < 0)
         return fgi_run_error(r, FG_ENOMEM);
     if (r->ex.blocked)
         return;
     if (!r->ex.full) { /* a replayed input sends every feature (merge, budget: below) */
-        if (fgi_novelty_has(&r->snap.features, feature))
+        if (fgi_novelty_has_mixed(&r->snap.features, feature, mixed))
             return;
-        int rc = fgi_novelty_bump(&r->ex.sent, feature, 0);
+        int rc = fgi_novelty_bump_mixed(&r->ex.sent, feature, mixed, 0);
         if (rc < 0)
             return fgi_run_error(r, FG_ENOMEM);
         if (!rc)
@@ -76,10 +77,11 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     int force = always || (origin && sig == 0 && !r->ex.res.rejected);
     int fresh = 0, known = 1;
     if (sig) {
-        if (fgi_novelty_add(&r->ex.dsig, sig) < 0)
+        uint64_t mixed = fg_mix64(sig); /* one hash for the three sets */
+        if (fgi_novelty_bump_mixed(&r->ex.dsig, sig, mixed, 1) < 0)
             return fgi_run_error(r, FG_ENOMEM);
-        if (!r->ex.blocked && !(known = fgi_novelty_has(&r->snap.nov, sig))) {
-            int rc = fgi_novelty_bump(&r->ex.sent, sig, 0);
+        if (!r->ex.blocked && !(known = fgi_novelty_has_mixed(&r->snap.nov, sig, mixed))) {
+            int rc = fgi_novelty_bump_mixed(&r->ex.sent, sig, mixed, 0);
             if (rc < 0)
                 return fgi_run_error(r, FG_ENOMEM);
             fresh = rc;
@@ -205,12 +207,7 @@ static void flush_hits(run *r, fgi_novelty *d, int which)
         fgi_free(h.counts);
         return fgi_run_error(r, FG_ENOMEM);
     }
-    for (size_t i = 0; i < d->cap; i++)
-        if (d->keys[i]) {
-            h.keys[h.n] = d->keys[i];
-            h.counts[h.n++] = d->hits[i];
-        }
-    fgi_novelty_clear(d);
+    h.n = fgi_novelty_drain(d, h.keys, h.counts); /* slot order, as ever */
     emit_record(r, FGI_MSG_HITS, NULL, &h);
 }
 

@@ -95,9 +95,9 @@ fg_error fgi_run_open(run *r, fg_session *s, const fg_target *t)
     r->prog.start = r->prog.last_status = fgi_clock_now_s();
     fgi_novelty_init(&r->snap.nov);
     fgi_novelty_init(&r->snap.features);
-    fgi_novelty_init(&r->ex.dsig);
-    fgi_novelty_init(&r->ex.dfeat);
-    fgi_novelty_init(&r->ex.sent);
+    fgi_novelty_init_scratch(&r->ex.dsig);
+    fgi_novelty_init_scratch(&r->ex.dfeat);
+    fgi_novelty_init_scratch(&r->ex.sent);
     fgi_corpus_init(&r->snap.corpus);
     fgi_sched_init(&r->snap.sched, r->plan.max_len);
     r->snap.corpus.features = &r->snap.features;

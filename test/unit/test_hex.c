@@ -7,6 +7,40 @@
 
 #include <stdlib.h>
 
+/* The decimal writer against printf over the edges and a spread of magnitudes. */
+FG_TEST(dec_matches_printf)
+{
+    int64_t edge[] = {0, 1, -1, 9, 10, -9, -10, 99, 100, INT64_MAX, INT64_MIN, INT64_MAX - 1,
+                      INT64_MIN + 1, 1000000000000000000LL, -1000000000000000000LL,
+                      999999999999999999LL, INT32_MAX, INT32_MIN, (int64_t)UINT32_MAX};
+    char got[FGI_DEC_MAX + 1], want[32];
+    size_t bad = 0, n = sizeof edge / sizeof *edge;
+    for (size_t i = 0; i < n + 2000; i++) {
+        /* past the edges: every power of ten and its neighbours, then scrambled values */
+        int64_t v = i < n ? edge[i] : (int64_t)fg_mix64(i) >> (i % 64);
+        if (i >= n && i < n + 60) {
+            uint64_t p = 1; /* up to 10^19, past INT64_MAX: wraps negative, also wanted */
+            for (size_t k = 0; k < (i - n) / 3; k++)
+                p *= 10;
+            v = (int64_t)(p - 1 + (i - n) % 3);
+        }
+        if (i & 1)
+            v = v == INT64_MIN ? v : -v;
+        size_t len = fgi_dec_i64(v, got);
+        got[len] = 0;
+        snprintf(want, sizeof want, "%lld", (long long)v);
+        bad += strcmp(got, want) != 0;
+        uint64_t u = (uint64_t)v;
+        len = fgi_dec_u64(u, got);
+        got[len] = 0;
+        snprintf(want, sizeof want, "%llu", (unsigned long long)u);
+        bad += strcmp(got, want) != 0;
+    }
+    CHECK_EQ_U(bad, 0);
+    CHECK_EQ_U(fgi_dec_u64(UINT64_MAX, got), FGI_DEC_MAX);
+    CHECK_EQ_U(fgi_dec_i64(INT64_MIN, got), FGI_DEC_MAX);
+}
+
 FG_TEST(hex_encode_every_byte)
 {
     uint8_t all[256];

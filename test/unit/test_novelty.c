@@ -155,3 +155,97 @@ FG_TEST(novelty_oom_on_growth_keeps_the_set)
     CHECK_EQ_U(fgi_novelty_hits(&n, key_of(0)), 2);
     fgi_novelty_free(&n);
 }
+
+/* What a scratch set drains, walked the slow way: every occupied slot in slot order. */
+static size_t walk_table(const fgi_novelty *n, uint64_t *keys, uint32_t *hits)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n->cap; i++)
+        if (n->keys[i]) {
+            keys[m] = n->keys[i];
+            hits[m++] = n->hits[i];
+        }
+    return m;
+}
+
+/* A scratch set (the executor's per-chunk deltas) holds the same slots as a plain one, drains
+ * in slot order whatever the insertion order, and is empty and reusable after a drain, a
+ * clear, a growth and a failed growth. */
+FG_TEST(novelty_scratch_drains_in_slot_order)
+{
+    enum { KEYS = 3000, ROOM = 8192 }; /* ROOM: the table KEYS grow it to */
+    static uint64_t want_k[ROOM], got_k[ROOM];
+    static uint32_t want_h[ROOM], got_h[ROOM];
+    fgi_novelty s, p;
+    fgi_novelty_init_scratch(&s);
+    fgi_novelty_init(&p);
+    for (int round = 0; round < 4; round++) {
+        /* few keys (a sparse table), then enough to grow it, then a few again */
+        size_t nkeys = round == 1 ? KEYS : 5 + (size_t)round * 40;
+        for (size_t i = 0; i < nkeys; i++) {
+            size_t k = (i * 7919 + (size_t)round) % nkeys; /* a scrambled order */
+            CHECK(fgi_novelty_bump(&s, key_of(k), (uint32_t)(k % 5)) >= 0);
+            CHECK(fgi_novelty_bump(&p, key_of(k), (uint32_t)(k % 5)) >= 0);
+        }
+        CHECK_EQ_U(s.count, p.count);
+        if (s.cap == p.cap) { /* same size, same probes: same slots */
+            size_t m = walk_table(&s, want_k, want_h), same = 0;
+            CHECK_EQ_U(walk_table(&p, got_k, got_h), m);
+            for (size_t i = 0; i < m; i++)
+                same += want_k[i] == got_k[i] && want_h[i] == got_h[i];
+            CHECK_EQ_U(same, m);
+        }
+        size_t m = walk_table(&s, want_k, want_h), same = 0;
+        CHECK_EQ_U(fgi_novelty_drain(&s, got_k, got_h), m);
+        for (size_t i = 0; i < m; i++)
+            same += want_k[i] == got_k[i] && want_h[i] == got_h[i];
+        CHECK_EQ_U(same, m);
+        CHECK_EQ_U(s.count, 0);
+        CHECK_EQ_U(walk_table(&s, got_k, got_h), 0); /* every slot emptied */
+        CHECK_EQ_U(fgi_novelty_hits(&s, key_of(0)), 0);
+        fgi_novelty_clear(&p);
+    }
+    /* clear empties it the same way */
+    CHECK_EQ_U(fgi_novelty_add(&s, 99), 1);
+    CHECK_EQ_U(fgi_novelty_add(&s, 100), 1);
+    fgi_novelty_clear(&s);
+    CHECK_EQ_U(walk_table(&s, got_k, got_h), 0);
+    CHECK_EQ_U(fgi_novelty_drain(&s, got_k, got_h), 0);
+    /* a failed growth keeps the set and its map of slots */
+    size_t i = 0;
+    CHECK_EQ_U(s.cap, ROOM);
+    while ((s.count + 1) * 2 <= s.cap)
+        CHECK_EQ_U(fgi_novelty_add(&s, key_of(i++)), 1);
+    for (unsigned long nth = 1; nth <= 3; nth++) { /* keys, hits, the slot map */
+        fgi_mem_fail_nth(nth);
+        CHECK(fgi_novelty_add(&s, key_of(i)) == -1);
+        fgi_mem_fail_nth(0);
+    }
+    size_t m = walk_table(&s, want_k, want_h), same = 0;
+    CHECK_EQ_U(m, i);
+    CHECK_EQ_U(fgi_novelty_drain(&s, got_k, got_h), m);
+    for (size_t q = 0; q < m; q++)
+        same += want_k[q] == got_k[q] && want_h[q] == got_h[q];
+    CHECK_EQ_U(same, m);
+    fgi_novelty_free(&s);
+    CHECK_EQ_U(fgi_novelty_add(&s, 5), 1); /* freed stays a scratch set, usable */
+    CHECK(s.occ != NULL);
+    fgi_novelty_free(&s);
+    fgi_novelty_free(&p);
+}
+
+/* The mixed entry points are bump and has with the hash handed in. */
+FG_TEST(novelty_mixed_is_the_same_lookup)
+{
+    fgi_novelty n;
+    fgi_novelty_init(&n);
+    for (size_t i = 0; i < 500; i++)
+        CHECK_EQ_U(fgi_novelty_bump_mixed(&n, key_of(i), fg_mix64(key_of(i)), 2), 1);
+    size_t bad = 0;
+    for (size_t i = 0; i < 500; i++)
+        bad += fgi_novelty_hits(&n, key_of(i)) != 2 ||
+               !fgi_novelty_has_mixed(&n, key_of(i), fg_mix64(key_of(i)));
+    CHECK_EQ_U(bad, 0);
+    CHECK(!fgi_novelty_has_mixed(&n, key_of(500), fg_mix64(key_of(500))));
+    fgi_novelty_free(&n);
+}
