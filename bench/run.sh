@@ -195,11 +195,12 @@ build $PAIRFLAGS -o "$OUTSIDE_BIN" bench/malloc_plain.c "$B/libfuzzgate.a" -lpth
 ARM_BIN=$B/bench-heap-arm
 build -Ibench -Iinclude -I. -o "$ARM_BIN" bench/heap_arm.c "$B/libfuzzgate.a" \
     -lpthread || die "cannot build $ARM_BIN"
-# Linked from an archive, the interposer comes in only because main calls malloc: check
+# Linked from an archive, the interposer (weak, W, so a -static link can take libc.a's)
+# comes in only because main calls malloc: check
 # (not under a sanitizer, whose runtime may define malloc in any binary).
 if [ -z "$SAN" ] && command -v nm >/dev/null 2>&1; then
-    nm "$OUTSIDE_BIN" | grep -q ' T malloc$' || die "$OUTSIDE_BIN has no fuzzgate malloc"
-    if nm "$PLAIN_BIN" | grep -q ' T malloc$'; then die "$PLAIN_BIN defines malloc"; fi
+    nm "$OUTSIDE_BIN" | grep -q ' [TW] malloc$' || die "$OUTSIDE_BIN has no fuzzgate malloc"
+    if nm "$PLAIN_BIN" | grep -q ' [TW] malloc$'; then die "$PLAIN_BIN defines malloc"; fi
 fi
 
 # ---- run --------------------------------------------------------------------------------
