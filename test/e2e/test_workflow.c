@@ -315,10 +315,14 @@ FG_TEST(workflow_corpus_out_is_written_and_resumed_from)
     if (d)
         closedir(d);
     CHECK_EQ_U(hex_named, n);
-    /* The same run again writes nothing new; its report counts the resumed inputs. */
+    /* The same run again replays every written input and loses none; its report counts the
+     * resumed inputs. (It may add a few: entry reduction can find a shorter input with the
+     * same signature and features from the resumed corpus, and writes it as any kept
+     * input. Before the plain-build search a second run added nothing.) */
     CHECK(planted(&r, fdir, outarg, "--cases=2000", "planted_clean") == 0);
     CHECK(r.exited && r.code == 0);
-    CHECK_EQ_U(files_in(tdir), n);
+    unsigned again = files_in(tdir);
+    CHECK(again >= n && again <= n + n / 10);
     char path[400];
     snprintf(path, sizeof path, "%s/f/report.json", root);
     char *rep = fgt_slurp(path, NULL), want[64];
