@@ -1,7 +1,7 @@
 /* bench/heap_ab.c — heap arm/disarm that alternate, every 16384 cases, real and no-op.
  *
- * bench/run.sh renames exec.o's references to fgi_heap_arm and fgi_heap_disarm (objcopy
- * --redefine-sym) to the two functions here, so one process of the same compiled engine
+ * bench/run.sh renames oracle/harness.o's references to fgi_heap_arm and fgi_heap_disarm
+ * (objcopy --redefine-sym) to the two functions here, so one process of the same compiled engine
  * runs blocks of cases with the heap oracle armed and blocks with it never armed, turn
  * about. Blocks are short (milliseconds), so a machine whose speed drifts, shared or
  * throttled, slows both members of a pair alike: each armed block is compared with the

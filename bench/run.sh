@@ -18,7 +18,7 @@
 #      signature only), exported with `git archive` into a scratch directory, built there
 #      and removed on exit. Later commits also changed mutation, so this mixes the
 #      oracles' cost with other engine changes;
-#    - the heap oracle alone, in the same compiled engine: a copy of exec.o whose calls to
+#    - the heap oracle alone, in the same compiled engine: a copy of harness.o whose calls to
 #      fgi_heap_arm/fgi_heap_disarm objcopy redirects to bench/heap_ab.c, which arms the
 #      real oracle in one block of 16384 cases and not in the next, turn about, in one
 #      process, linked so that every function keeps its address;
@@ -128,7 +128,7 @@ else
 fi
 
 # The current engine switching the heap oracle on and off (bench/heap_ab.c): a copy of the
-# archive whose exec.o calls the switch instead, replaced in place (`ar r`), and the
+# archive whose harness.o calls the switch instead, replaced in place (`ar r`), and the
 # switch's object after the archive, so every function sits at the same address as in
 # $FG_BIN.
 AB_BIN=$B/bench-empty-heapab
@@ -144,9 +144,9 @@ elif ! {
         build -Iinclude -I. -c -o "$AB_DIR/heap_ab.o" bench/heap_ab.c &&
         objcopy --redefine-sym fgi_heap_arm=bench_ab_heap_arm \
             --redefine-sym fgi_heap_disarm=bench_ab_heap_disarm \
-            "$B/oracle/exec.o" "$AB_DIR/exec.o" &&
+            "$B/oracle/harness.o" "$AB_DIR/harness.o" &&
         cp "$B/libfuzzgate.a" "$AB_DIR/libfuzzgate.a" &&
-        ar rs "$AB_DIR/libfuzzgate.a" "$AB_DIR/exec.o" &&
+        ar rs "$AB_DIR/libfuzzgate.a" "$AB_DIR/harness.o" &&
         build -Iinclude -o "$AB_BIN" bench/empty.c "$B/engine/gate/driver_main.o" \
             "$AB_DIR/libfuzzgate.a" "$AB_DIR/heap_ab.o" -lpthread &&
         build $PAIRFLAGS -Iinclude -o "$PAIR_AB_BIN" bench/malloc_pair.c \

@@ -1,11 +1,29 @@
 /* oracle/heap.c — the interposed malloc family and the registry of a case's live blocks.
  *
- * Registry invariant: while armed, `slots` holds exactly the blocks allocated since
- * fgi_heap_arm (since the first arm after fgi_heap_hold(1), while held) and not yet freed,
- * each with its requested size and the run that allocated it; `live` is the sum of those
- * sizes, `base` its value when the current run was armed, and `peak` the maximum of
- * live - base since then. Key 0 is an empty slot, key 1 a deleted one (no allocator
- * returns address 1).
+ * Two tables make the registry. `own` holds the blocks of the owner, the thread that armed
+ * the registry (the thread running the case, and between the runs of a retention check the
+ * engine on that same thread): only the owner touches it, with no lock, so the common
+ * call — a case allocating or freeing on its own thread — costs a hash insert or erase and
+ * no atomic read-modify-write. `other` holds every other thread's blocks, under `lock`.
+ * A block crosses over in two ways:
+ *   - the owner frees (or moves) another thread's block: it finds it in `other`, under the
+ *     lock, when `other` holds anything;
+ *   - another thread frees (or moves) a block that is not in `other` while `own` holds
+ *     anything: it cannot touch `own`, so the free is deferred — the block is pushed on
+ *     `remote`, a lock-free stack threaded through the blocks themselves — and the owner
+ *     erases and really frees it at its next call or at disarm. Realloc becomes malloc,
+ *     copy, deferred free.
+ *
+ * Registry invariant: while armed, own ∪ other holds exactly the blocks allocated since
+ * fgi_heap_arm (since the first arm after fgi_heap_hold(1), while held) and not yet freed
+ * (a deferred free counts once the owner takes it from `remote`), each with its requested
+ * size and the run that allocated it; `live` of each table is the sum of its sizes, `base`
+ * the total when the current run was armed, and the run's peak the maximum of the total
+ * minus base (the owner's and other threads' views, each taken at their own calls).
+ *
+ * A table is open addressing with linear probing and backward-shift deletion (no
+ * tombstones, so no rebuilds while cases come and go); a slot is live only when its mark
+ * is the table's epoch, so emptying a table is one increment, not a memset per case.
  */
 #include "oracle/heap.h"
 
@@ -19,39 +37,51 @@
 #include <string.h>
 
 typedef struct slot {
-    uintptr_t key;  /* the block's address; 0 empty, 1 deleted */
+    uintptr_t key;  /* the block's address; 0 empty */
     size_t size;    /* requested bytes */
     uintptr_t site; /* return address of the allocating call */
-    unsigned case_thread : 1; /* allocated by the thread running the case */
-    unsigned gen : 31;        /* the run that allocated it (held registries keep several) */
+    unsigned gen;   /* the run that allocated it (held registries keep several) */
+    unsigned mark;  /* the table's epoch when written: any other epoch's slot is empty */
 } slot;
 
-#define DELETED ((uintptr_t)1)
+typedef struct table {
+    slot *slots;          /* capacity a power of two, or NULL */
+    size_t cap;
+    size_t high;          /* the most live blocks since it was last emptied */
+    _Atomic size_t count; /* live blocks; read by the other side without its lock */
+    _Atomic size_t live;  /* live bytes; likewise */
+    unsigned epoch;       /* never 0: calloc'd slots are empty */
+} table;
 
-/* `armed`: OFF forwards everything; ARMED records allocations and frees; HELD (between
+/* `armed`: OFF forwards everything; ARMED_ON records allocations and frees; HELD (between
  * the runs of a retention check) records frees only, so a block an earlier run left and
  * another thread frees meanwhile leaves the registry. */
 enum { OFF = 0, ARMED_ON = 1, HELD = 2 };
 
 /* Process-wide because malloc has no context argument: every thread's allocations come
- * through here. `armed` is read on every call without the lock; everything else is
- * touched only under `lock`, by whichever thread allocates during a case. */
+ * through here. `armed` and `owner` are read on every call without the lock; `own`, `base`,
+ * `peak`, `allowance`, `hold` and `gen` are the owner's (written only while no other thread
+ * reads them: at arm, before the release store of `armed`, or by the owner itself); `other`
+ * and the refusal are under `lock`. */
 static struct {
-    atomic_int armed;       /* OFF, ARMED_ON or HELD */
-    atomic_flag lock;       /* guards the fields below */
-    slot *slots;            /* the registry (real allocator), capacity a power of two */
-    size_t cap;             /* slots */
-    size_t used;            /* live + deleted slots */
-    size_t count;           /* live blocks */
-    size_t live;            /* live bytes */
-    size_t base;            /* live bytes when this run was armed (held blocks; else 0) */
-    size_t peak;            /* peak live - base this run */
-    int hold;               /* disarming keeps the registry (fgi_heap_hold) */
-    unsigned gen;           /* the current run, counted while held */
-    size_t allowance;       /* the case's limit on live bytes */
-    int refused;            /* a refusal on a thread that could not end the case */
+    atomic_int armed;          /* OFF, ARMED_ON or HELD */
+    const char *_Atomic owner; /* the owner's heap_thread, set at arm */
+    atomic_flag lock;          /* guards `other`, other_peak and the refusal */
+    _Atomic(void *) remote;    /* blocks other threads freed, waiting for the owner */
+    table own;
+    table other;
+    size_t base;               /* total live bytes when this run was armed (held blocks) */
+    size_t peak;               /* peak total - base this run, seen by the owner */
+    size_t other_peak;         /* the same, seen by other threads (under the lock) */
+    int hold;                  /* disarming keeps the registry (fgi_heap_hold) */
+    unsigned gen;              /* the current run, counted while held */
+    size_t allowance;          /* the case's limit on live bytes */
+    int refused;               /* an allocation was refused where the case could not end */
     size_t refused_size;
-} heap;
+} heap = {.own.epoch = 1, .other.epoch = 1};
+
+/* Its address tells each thread apart; no value is ever stored. */
+static _Thread_local char heap_thread;
 
 /* The malloc family below is weak: in a dynamic link the program's definition is found
  * first whatever its binding, so it interposes as a strong one would; in a -static link
@@ -60,9 +90,18 @@ static struct {
  * no allocation, and fgi_heap_interposed says so. */
 #define INTERPOSED __attribute__((weak))
 
-#define STATE() atomic_load_explicit(&heap.armed, memory_order_relaxed)
+/* The hot path's helpers are inlined whatever the optimiser's budget says. */
+#define HOT static inline __attribute__((always_inline))
+#define FIRST_CAP 64 /* slots of a new table: 2 KiB, so a case with few live blocks stays
+                      * in the first-level cache */
+
+#define RELAXED memory_order_relaxed
+#define STATE() atomic_load_explicit(&heap.armed, RELAXED)
 #define ARMED() (STATE() == ARMED_ON)
+#define OWNER() (atomic_load_explicit(&heap.owner, RELAXED) == &heap_thread)
 #define SITE() ((uintptr_t)__builtin_return_address(0))
+#define COUNT(t) atomic_load_explicit(&(t)->count, RELAXED)
+#define LIVE(t) atomic_load_explicit(&(t)->live, RELAXED)
 
 static void lock(void)
 {
@@ -75,86 +114,147 @@ static void unlock(void)
     atomic_flag_clear_explicit(&heap.lock, memory_order_release);
 }
 
-static size_t hash_ptr(uintptr_t p)
+/* ---- one table: only its side calls these ---------------------------------------- */
+
+HOT size_t hash_ptr(uintptr_t p)
 {
-    return (size_t)((p >> 4) * 0x9e3779b97f4a7c15ULL);
+    return (size_t)(((uint64_t)p >> 4) * 0x9e3779b97f4a7c15ULL >> 20);
 }
 
-/* Under the lock. Grows or cleans the table so one more key fits at most half full. */
-static int reserve_slot(void)
+HOT int in_use(const table *t, const slot *s)
 {
-    if ((heap.used + 1) * 2 <= heap.cap)
-        return 0;
-    size_t cap = heap.cap ? heap.cap : 1024;
-    while ((heap.count + 1) * 4 > cap)
-        cap *= 2;
+    return s->key != 0 && s->mark == t->epoch;
+}
+
+HOT void add_live(table *t, size_t blocks, size_t bytes, int sign)
+{
+    size_t c = COUNT(t), l = LIVE(t);
+    atomic_store_explicit(&t->count, sign > 0 ? c + blocks : c - blocks, RELAXED);
+    atomic_store_explicit(&t->live, sign > 0 ? l + bytes : l - bytes, RELAXED);
+}
+
+/* Empties the table in O(1) (the blocks stay allocated). A table far larger than its
+ * recent use (one case held many blocks) is given back, so later cases probe a small one. */
+static void empty(table *t)
+{
+    if (t->cap > 16 * FIRST_CAP && t->high * 16 < t->cap) {
+        FGI_REAL(free)(t->slots);
+        t->slots = NULL;
+        t->cap = 0;
+    }
+    t->high = 0;
+    if (++t->epoch == 0) { /* wrapped: old marks could come back to life */
+        if (t->slots)
+            memset(t->slots, 0, t->cap * sizeof *t->slots);
+        t->epoch = 1;
+    }
+    atomic_store_explicit(&t->count, 0, RELAXED);
+    atomic_store_explicit(&t->live, 0, RELAXED);
+}
+
+HOT void place(slot *slots, size_t cap, const slot *s)
+{
+    size_t i = hash_ptr(s->key) & (cap - 1);
+    while (slots[i].key && slots[i].mark == s->mark)
+        i = (i + 1) & (cap - 1);
+    slots[i] = *s;
+}
+
+/* Makes room so one more key keeps the table at most half full. */
+static int grow(table *t)
+{
+    size_t cap = t->cap ? t->cap * 2 : FIRST_CAP;
     slot *s = FGI_REAL(calloc)(cap, sizeof *s);
     if (!s)
         return -1;
-    for (size_t i = 0; i < heap.cap; i++) {
-        if (heap.slots[i].key <= DELETED)
-            continue;
-        size_t j = hash_ptr(heap.slots[i].key) & (cap - 1);
-        while (s[j].key)
-            j = (j + 1) & (cap - 1);
-        s[j] = heap.slots[i];
-    }
-    FGI_REAL(free)(heap.slots);
-    heap.slots = s;
-    heap.cap = cap;
-    heap.used = heap.count;
+    for (size_t i = 0; i < t->cap; i++)
+        if (in_use(t, &t->slots[i])) {
+            slot moved = t->slots[i];
+            moved.mark = 1;
+            place(s, cap, &moved);
+        }
+    FGI_REAL(free)(t->slots);
+    t->slots = s;
+    t->cap = cap;
+    t->epoch = 1;
     return 0;
 }
 
-/* Under the lock. mine: the block is the case thread's. */
-static void insert(void *p, size_t size, uintptr_t site, int mine)
+HOT void insert(table *t, void *p, size_t size, uintptr_t site)
 {
-    if (reserve_slot() != 0)
+    size_t n = COUNT(t) + 1;
+    if (n * 2 > t->cap && grow(t) != 0)
         return; /* out of memory for the registry: the block goes unrecorded */
-    size_t mask = heap.cap - 1, i = hash_ptr((uintptr_t)p) & mask;
-    while (heap.slots[i].key > DELETED)
-        i = (i + 1) & mask;
-    if (heap.slots[i].key == 0)
-        heap.used++;
-    heap.slots[i] = (slot){(uintptr_t)p, size, site, mine != 0, heap.gen & 0x7fffffffu};
-    heap.count++;
-    heap.live += size;
-    if (heap.live - heap.base > heap.peak && heap.live > heap.base)
-        heap.peak = heap.live - heap.base;
+    if (n > t->high)
+        t->high = n;
+    slot s = {(uintptr_t)p, size, site, heap.gen, t->epoch};
+    place(t->slots, t->cap, &s);
+    add_live(t, 1, size, +1);
 }
 
-/* Under the lock. Removes p if recorded; returns 1 when it was. */
-static int forget(void *p, size_t *size)
+/* Removes the slot at i, shifting the rest of its cluster back over the hole. */
+HOT void erase_at(table *t, size_t i)
 {
-    if (!heap.cap)
+    size_t mask = t->cap - 1, j = i;
+    add_live(t, 1, t->slots[i].size, -1);
+    for (;;) {
+        j = (j + 1) & mask;
+        const slot *s = &t->slots[j];
+        if (!in_use(t, s))
+            break;
+        size_t home = hash_ptr(s->key) & mask;
+        /* s stays when its home lies cyclically in (i, j]: the hole is before it */
+        if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+            continue;
+        t->slots[i] = *s;
+        i = j;
+    }
+    t->slots[i].key = 0;
+}
+
+/* Removes p if recorded; returns 1 (and its size) when it was. */
+HOT int forget(table *t, const void *p, size_t *size)
+{
+    if (!COUNT(t))
         return 0;
-    size_t mask = heap.cap - 1, i = hash_ptr((uintptr_t)p) & mask;
-    while (heap.slots[i].key) {
-        if (heap.slots[i].key == (uintptr_t)p) {
-            *size = heap.slots[i].size;
-            heap.slots[i].key = DELETED;
-            heap.count--;
-            heap.live -= *size;
+    size_t mask = t->cap - 1, i = hash_ptr((uintptr_t)p) & mask;
+    for (; in_use(t, &t->slots[i]); i = (i + 1) & mask)
+        if (t->slots[i].key == (uintptr_t)p) {
+            *size = t->slots[i].size;
+            erase_at(t, i);
             return 1;
         }
-        i = (i + 1) & mask;
-    }
     return 0;
 }
 
-/* Under the lock. 1 when `extra` more live bytes stay within the allowance. Blocks that
- * earlier runs of a held registry left are not this run's: only live - base counts. */
-static int fits(size_t extra)
+/* ---- the accounting both sides share --------------------------------------------- */
+
+HOT size_t run_live(void)
 {
-    size_t mine = heap.live > heap.base ? heap.live - heap.base : 0;
-    return extra <= heap.allowance && mine <= heap.allowance - extra;
+    size_t total = LIVE(&heap.own) + LIVE(&heap.other);
+    return total > heap.base ? total - heap.base : 0;
+}
+
+/* 1 when `extra` more live bytes stay within the allowance. Blocks that earlier runs of a
+ * held registry left are not this run's: only total - base counts. */
+HOT int fits(size_t extra)
+{
+    return extra <= heap.allowance && run_live() <= heap.allowance - extra;
+}
+
+HOT void raise_peak(size_t *peak)
+{
+    size_t now = run_live();
+    if (now > *peak)
+        *peak = now;
 }
 
 /* Refuses an allocation that would pass the allowance. On the case's own thread this
  * does not return: the case ends as an amplification finding. */
 static void refuse(size_t size, uintptr_t site)
 {
-    size_t live = heap.live > heap.base ? heap.live - heap.base : 0, allowance = heap.allowance;
+    size_t live = run_live(), allowance = heap.allowance;
+    lock();
     heap.refused = 1;
     heap.refused_size = size;
     unlock();
@@ -162,34 +262,83 @@ static void refuse(size_t size, uintptr_t site)
         char where[128];
         fgi_heap_site_name(site, where, sizeof where);
         fgi_case_end("amplification", where,
-                          "an allocation of %zu bytes, with %zu bytes live, would pass the "
-                          "case's allowance of %zu bytes (at %s)",
-                          size, live, allowance, where);
+                     "an allocation of %zu bytes, with %zu bytes live, would pass the "
+                     "case's allowance of %zu bytes (at %s)",
+                     size, live, allowance, where);
     }
 }
 
-/* The first half of every allocating call while armed, without the lock: a request the
- * allowance refuses on its own (malloc(SIZE_MAX), a forged 4 GiB length) never reaches
- * the allocator. Returns 0 to proceed. */
-static int admit(size_t size, uintptr_t site)
+/* ---- the owner's side: no lock unless a block crosses over ----------------------- */
+
+static void drain_now(void);
+
+/* Takes the blocks other threads freed: erased from `own`, then really freed. */
+HOT void drain(void)
 {
-    if (size <= heap.allowance)
+    if (atomic_load_explicit(&heap.remote, RELAXED))
+        drain_now();
+}
+
+static void drain_now(void)
+{
+    void *p = atomic_exchange_explicit(&heap.remote, NULL, memory_order_acquire);
+    while (p) {
+        void *next = *(void **)p;
+        size_t size;
+        forget(&heap.own, p, &size);
+        FGI_REAL(free)(p);
+        p = next;
+    }
+}
+
+/* Removes p from `other` if it is there; returns 1 when it was. */
+static int other_forget(const void *p, size_t *size)
+{
+    if (!COUNT(&heap.other))
         return 0;
     lock();
-    refuse(size, site); /* unlocks */
+    int found = forget(&heap.other, p, size);
+    unlock();
+    return found;
+}
+
+/* Removes p from the registry, wherever it is (the owner). */
+HOT int own_forget(const void *p, size_t *size)
+{
+    drain();
+    return forget(&heap.own, p, size) || other_forget(p, size);
+}
+
+/* Checks an allocation of `size` before it is made. Returns 0 to proceed. */
+HOT int own_admit(size_t size, uintptr_t site)
+{
+    drain();
+    if (fits(size))
+        return 0;
+    refuse(size, site); /* on the case's thread, does not return */
     return -1;
 }
 
-/* The second half, one lock: the exact check against the live bytes, then the record. A
- * block the check refuses is freed before the refusal ends the case. */
-static void *record(void *p, size_t size, uintptr_t site)
+HOT void *own_record(void *p, size_t size, uintptr_t site)
+{
+    if (p) {
+        insert(&heap.own, p, size, site);
+        raise_peak(&heap.peak);
+    }
+    return p;
+}
+
+/* ---- every other thread's side: under the lock ----------------------------------- */
+
+/* Records a block another thread allocated, after the exact check; a block the check
+ * refuses is freed again. */
+static void *other_record(void *p, size_t size, uintptr_t site)
 {
     if (!p)
         return p;
-    int mine = fgi_case_on_thread();
     lock();
-    /* Another thread may have been admitted just before the case ended: its block is
-     * not the next case's, so it is not recorded once the registry is disarmed. */
+    /* The case may have ended just before: the block is not the next case's, so it is
+     * not recorded once the registry is disarmed. */
     if (!ARMED()) {
         unlock();
         return p;
@@ -197,31 +346,67 @@ static void *record(void *p, size_t size, uintptr_t site)
     if (!fits(size)) {
         unlock();
         FGI_REAL(free)(p);
-        lock();
-        refuse(size, site); /* unlocks; on the case's thread, does not return */
+        refuse(size, site);
         return errno = ENOMEM, NULL;
     }
-    insert(p, size, site, mine);
+    insert(&heap.other, p, size, site);
+    raise_peak(&heap.other_peak);
     unlock();
     return p;
 }
+
+/* 1 when p may be the owner's: its free must wait for the owner. A block handed to this
+ * thread was recorded before the hand-off, so an empty `own` cannot hold it. */
+static int maybe_owners(void)
+{
+    return COUNT(&heap.own) != 0;
+}
+
+static void defer_free(void *p)
+{
+    void *head = atomic_load_explicit(&heap.remote, RELAXED);
+    do
+        *(void **)p = head;
+    while (!atomic_compare_exchange_weak_explicit(&heap.remote, &head, p,
+                                                  memory_order_release, RELAXED));
+}
+
+/* ---- the interposed family --------------------------------------------------------- */
+
+/* An allocation by any thread while armed; real is the allocator underneath. */
+#define ALLOCATE(call, size, site)                                                        \
+    do {                                                                                   \
+        if (OWNER()) {                                                                     \
+            if (own_admit((size), (site)) != 0)                                            \
+                return errno = ENOMEM, NULL;                                               \
+            return own_record((call), (size), (site));                                     \
+        }                                                                                  \
+        if ((size) > heap.allowance) {                                                     \
+            refuse((size), (site));                                                        \
+            return errno = ENOMEM, NULL;                                                   \
+        }                                                                                  \
+        return other_record((call), (size), (site));                                       \
+    } while (0)
 
 INTERPOSED void *malloc(size_t size)
 {
     if (!ARMED())
         return FGI_REAL(malloc)(size);
-    if (admit(size, SITE()) != 0)
-        return errno = ENOMEM, NULL;
-    return record(FGI_REAL(malloc)(size), size, SITE());
+    ALLOCATE(FGI_REAL(malloc)(size), size, SITE());
 }
 
 INTERPOSED void free(void *p)
 {
-    if (p && STATE() != OFF) {
+    if (!p)
+        return;
+    if (STATE() != OFF) {
         size_t size;
-        lock();
-        forget(p, &size);
-        unlock();
+        if (OWNER()) {
+            own_forget(p, &size);
+        } else if (!other_forget(p, &size) && maybe_owners()) {
+            defer_free(p);
+            return;
+        }
     }
     FGI_REAL(free)(p);
 }
@@ -233,40 +418,82 @@ INTERPOSED void *calloc(size_t n, size_t size)
     size_t total;
     if (__builtin_mul_overflow(n, size, &total))
         return errno = ENOMEM, NULL;
-    if (admit(total, SITE()) != 0)
-        return errno = ENOMEM, NULL;
-    return record(FGI_REAL(calloc)(n, size), total, SITE());
+    ALLOCATE(FGI_REAL(calloc)(n, size), total, SITE());
 }
 
-INTERPOSED void *realloc(void *p, size_t size)
+/* Another thread moves a block that may be the owner's: malloc, copy, deferred free. */
+static void *move_across(void *p, size_t size)
 {
-    if (STATE() == HELD && p) { /* a held block that moves or shrinks is no longer held */
-        size_t old;
-        lock();
-        forget(p, &old);
-        unlock();
+    void *q = malloc(size);
+    if (q) {
+        size_t have = malloc_usable_size(p);
+        memcpy(q, p, have < size ? have : size);
+        free(p);
     }
-    if (!ARMED())
-        return FGI_REAL(realloc)(p, size);
+    return q;
+}
+
+/* Another thread's realloc of a block while the registry is armed or held. */
+static void *other_realloc(void *p, size_t size, int state, uintptr_t site)
+{
     size_t old = 0;
+    int known = other_forget(p, &old);
+    if (!known && maybe_owners())
+        return move_across(p, size);
+    if (state == HELD)
+        return FGI_REAL(realloc)(p, size);
     lock();
-    int known = p && forget(p, &old);
     if (!fits(size)) {
         if (known)
-            insert(p, old, SITE(), fgi_case_on_thread()); /* still the caller's */
-        refuse(size, SITE());
+            insert(&heap.other, p, old, site); /* still the caller's */
+        unlock();
+        refuse(size, site);
         return errno = ENOMEM, NULL;
     }
     unlock();
     void *q = FGI_REAL(realloc)(p, size);
-    int mine = fgi_case_on_thread();
+    if (!q && !known)
+        return NULL;
     lock();
-    if (ARMED() && q)
-        insert(q, size, SITE(), mine);
-    else if (ARMED() && known && size)
-        insert(p, old, SITE(), mine);
+    /* No second check: the block has moved, and refusing now would lose it. */
+    if (ARMED()) {
+        insert(&heap.other, q ? q : p, q ? size : old, site);
+        raise_peak(&heap.other_peak);
+    }
     unlock();
     return q;
+}
+
+INTERPOSED void *realloc(void *p, size_t size)
+{
+    int state = STATE();
+    if (state == OFF || (!p && state == HELD))
+        return FGI_REAL(realloc)(p, size);
+    if (!p)
+        ALLOCATE(FGI_REAL(malloc)(size), size, SITE());
+    if (size == 0) { /* glibc frees the block and returns NULL */
+        free(p);
+        return NULL;
+    }
+    uintptr_t site = SITE();
+    if (!OWNER())
+        return other_realloc(p, size, state, site);
+    size_t old = 0;
+    int known = own_forget(p, &old);
+    if (state == HELD)
+        return FGI_REAL(realloc)(p, size);
+    if (!fits(size)) {
+        if (known)
+            insert(&heap.own, p, old, site); /* still the caller's */
+        refuse(size, site); /* on the case's thread, does not return */
+        return errno = ENOMEM, NULL;
+    }
+    void *q = FGI_REAL(realloc)(p, size);
+    if (q)
+        return own_record(q, size, site);
+    if (known)
+        insert(&heap.own, p, old, site); /* the block did not move: still the caller's */
+    return NULL;
 }
 
 INTERPOSED void *reallocarray(void *p, size_t n, size_t size)
@@ -281,9 +508,7 @@ static void *aligned(size_t align, size_t size, uintptr_t site)
 {
     if (!ARMED())
         return FGI_REAL(memalign)(align, size);
-    if (admit(size, site) != 0)
-        return errno = ENOMEM, NULL;
-    return record(FGI_REAL(memalign)(align, size), size, site);
+    ALLOCATE(FGI_REAL(memalign)(align, size), size, site);
 }
 
 INTERPOSED void *memalign(size_t align, size_t size)
@@ -317,7 +542,7 @@ INTERPOSED void *pvalloc(size_t size)
     return aligned(4096, (size + 4095) & ~(size_t)4095, SITE());
 }
 
-/* ---- the oracle side ---------------------------------------------------------------- */
+/* ---- the oracle side: the owner's calls -------------------------------------------- */
 
 int fgi_heap_interposed(void)
 {
@@ -332,16 +557,24 @@ int fgi_heap_interposed(void)
 
 void fgi_heap_arm(size_t allowance)
 {
+    /* The calling thread becomes the owner. Frees another thread deferred after an
+     * earlier disarm are taken first, as the old owner's (same thread in practice). */
+    drain();
+    atomic_store_explicit(&heap.owner, &heap_thread, RELAXED);
     /* No lock while not held: disarmed nobody reads these, and the release store below
-     * publishes them to a thread that sees the registry armed and then takes the lock.
-     * Held, another thread may be freeing an earlier run's block: take the lock. */
+     * publishes them. Held, another thread may be freeing an earlier run's block. */
     int held = heap.hold;
-    if (held)
+    if (held) {
         lock();
+    } else { /* what the last run left was kept for a retention check that did not come */
+        empty(&heap.own);
+        empty(&heap.other);
+    }
     heap.allowance = allowance;
-    heap.base = held ? heap.live : 0;
+    heap.base = held ? LIVE(&heap.own) + LIVE(&heap.other) : 0;
     heap.gen = held ? heap.gen + 1 : 0;
     heap.peak = 0;
+    heap.other_peak = 0;
     heap.refused = 0;
     heap.refused_size = 0;
     if (held)
@@ -352,65 +585,69 @@ void fgi_heap_arm(size_t allowance)
 /* Weak: present only under LeakSanitizer (ASan). */
 extern void __lsan_ignore_object(const void *p) __attribute__((weak));
 
-/* Under the lock. Empties the registry (the blocks stay allocated). */
-static void clear(void)
+/* Calls fn on every block of run `gen` in t. */
+static void each_of_run(table *t, unsigned gen, void (*fn)(slot *s, void *ctx), void *ctx)
 {
-    if (heap.count) {
-        memset(heap.slots, 0, heap.cap * sizeof *heap.slots);
-        heap.used = 0;
-    }
-    /* With nothing live the table holds only deleted slots: `used` keeps counting them,
-     * so reserve_slot rebuilds the table before probes could find no empty slot. */
-    heap.count = 0;
-    heap.live = 0;
-    heap.base = 0;
+    for (size_t i = 0; COUNT(t) && i < t->cap; i++)
+        if (in_use(t, &t->slots[i]) && t->slots[i].gen == gen)
+            fn(&t->slots[i], ctx);
 }
 
-/* Under the lock. The distinct sites of the live blocks allocated by run `gen`, at most
- * FGI_HEAP_SITES. */
-static void collect_sites(fgi_heap_report *r, unsigned gen)
+static void ignore_leak(slot *s, void *ctx)
 {
-    r->nsites = 0;
-    for (size_t i = 0; heap.count && i < heap.cap; i++) {
-        if (heap.slots[i].key <= DELETED || heap.slots[i].gen != gen)
-            continue;
-        uintptr_t site = heap.slots[i].site;
-        int seen = 0;
-        for (unsigned j = 0; j < r->nsites; j++)
-            seen |= r->sites[j] == site;
-        if (!seen && r->nsites < FGI_HEAP_SITES)
-            r->sites[r->nsites++] = site;
-    }
+    (void)ctx;
+    __lsan_ignore_object((void *)s->key);
+}
+
+static void add_site(slot *s, void *ctx)
+{
+    fgi_heap_report *r = ctx;
+    for (unsigned j = 0; j < r->nsites; j++)
+        if (r->sites[j] == s->site)
+            return;
+    if (r->nsites < FGI_HEAP_SITES)
+        r->sites[r->nsites++] = s->site;
+}
+
+/* The owner, with no other thread's call in flight on `own`'s blocks that it has not
+ * already deferred: ends recording at `state` and takes the deferred frees. */
+static void stop(int state)
+{
+    atomic_store_explicit(&heap.armed, state, memory_order_release);
+    drain();
 }
 
 void fgi_heap_disarm(fgi_heap_report *r)
 {
-    atomic_store_explicit(&heap.armed, heap.hold ? HELD : OFF, memory_order_release);
+    stop(heap.hold ? HELD : OFF);
     lock();
     r->nsites = 0; /* not a memset: sites[] is large and this runs every case */
-    r->live_bytes = heap.live;
-    r->live_blocks = heap.count;
-    r->peak_bytes = heap.peak;
+    r->live_bytes = LIVE(&heap.own) + LIVE(&heap.other);
+    r->live_blocks = COUNT(&heap.own) + COUNT(&heap.other);
+    r->peak_bytes = heap.peak > heap.other_peak ? heap.peak : heap.other_peak;
     r->refused = heap.refused;
     r->refused_size = heap.refused_size;
     /* What a case keeps is judged by the retention check (lazy initialisation and "keep
      * the latest" pass, growth on every run is a finding); LeakSanitizer keeps judging
      * the engine's own memory, so a target leak is not reported twice. The sites are
      * named only for a finding (fgi_heap_held_sites): no scan of the table here. */
-    for (size_t i = 0; heap.count && __lsan_ignore_object && i < heap.cap; i++)
-        if (heap.slots[i].key > DELETED && heap.slots[i].gen == heap.gen)
-            __lsan_ignore_object((void *)heap.slots[i].key);
-    if (!heap.hold)
-        clear();
+    if (__lsan_ignore_object) {
+        each_of_run(&heap.own, heap.gen, ignore_leak, NULL);
+        each_of_run(&heap.other, heap.gen, ignore_leak, NULL);
+    }
     unlock();
 }
 
 void fgi_heap_hold(int on)
 {
+    drain();
     lock();
     heap.hold = on;
+    if (on && STATE() == OFF) /* the last run's blocks stay, and their frees now count */
+        atomic_store_explicit(&heap.armed, HELD, memory_order_release);
     if (!on) {
-        clear();
+        empty(&heap.own);
+        empty(&heap.other);
         heap.gen = 0;
         if (STATE() == HELD)
             atomic_store_explicit(&heap.armed, OFF, memory_order_release);
@@ -420,32 +657,49 @@ void fgi_heap_hold(int on)
 
 void fgi_heap_held_sites(fgi_heap_report *r, unsigned runs_ago)
 {
+    drain();
     lock();
-    collect_sites(r, heap.gen - runs_ago);
+    r->nsites = 0;
+    each_of_run(&heap.own, heap.gen - runs_ago, add_site, r);
+    each_of_run(&heap.other, heap.gen - runs_ago, add_site, r);
     unlock();
 }
 
 void fgi_heap_release(void)
 {
-    atomic_store_explicit(&heap.armed, heap.hold ? HELD : OFF, memory_order_release);
-    lock();
-    /* Only the case thread's blocks of this run: a thread the case started may still own
-     * its own, and what earlier runs of a held registry left belongs to the target. */
-    for (size_t i = 0; heap.count && i < heap.cap; i++) {
-        slot *s = &heap.slots[i];
-        if (s->key <= DELETED || s->gen != heap.gen)
+    stop(heap.hold ? HELD : OFF);
+    /* Only the owner's blocks of this run: a thread the case started may still own its
+     * own, and what earlier runs of a held registry left belongs to the target. */
+    table *t = &heap.own;
+    for (size_t i = 0; COUNT(t) && i < t->cap;) {
+        slot *s = &t->slots[i];
+        if (!in_use(t, s) || s->gen != heap.gen) {
+            i++;
             continue;
-        if (s->case_thread)
-            FGI_REAL(free)((void *)s->key);
-        if (heap.hold) {
-            s->key = DELETED;
-            heap.count--;
-            heap.live -= s->size;
         }
+        FGI_REAL(free)((void *)s->key);
+        if (!heap.hold) {
+            i++;
+            continue;
+        }
+        erase_at(t, i); /* may shift a later block into i: look at i again */
     }
-    if (!heap.hold)
-        clear();
-    unlock();
+    if (heap.hold) {
+        lock(); /* other threads' blocks of this run stay theirs, but leave the count */
+        for (size_t i = 0; COUNT(&heap.other) && i < heap.other.cap;) {
+            if (in_use(&heap.other, &heap.other.slots[i]) &&
+                heap.other.slots[i].gen == heap.gen)
+                erase_at(&heap.other, i);
+            else
+                i++;
+        }
+        unlock();
+    } else {
+        empty(&heap.own);
+        lock();
+        empty(&heap.other);
+        unlock();
+    }
 }
 
 void fgi_heap_site_name(uintptr_t pc, char *out, size_t cap)

@@ -1,0 +1,284 @@
+/* test/unit/test_heap.c — the heap registry itself: what a run leaves, its peak, blocks that
+ * cross threads (allocated on one, freed or moved on another), held registries, a table
+ * that grows and is emptied again, and another thread's allocation past the allowance.
+ *
+ * Every call goes through volatile pointers: the compiler may not fold a malloc/free pair
+ * or see through the allocator, so each call reaches the interposed one. Nothing here runs
+ * a case, so no refusal on this thread is tried (that ends a case: the gate's planted
+ * amplification tests cover it).
+ */
+#include "test/support/check.h"
+
+#include "oracle/heap.h"
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdlib.h>
+
+static void *(*volatile heap_malloc)(size_t) = malloc;
+static void *(*volatile heap_calloc)(size_t, size_t) = calloc;
+static void *(*volatile heap_realloc)(void *, size_t) = realloc;
+static void (*volatile heap_free)(void *) = free;
+
+#define ROOMY ((size_t)1 << 30)
+
+/* Another thread, started before the registry is armed (starting a thread may allocate:
+ * under ASan it does, on both threads), doing one job at a time for the test. */
+static struct {
+    pthread_t t;
+    sem_t go, done;
+    void *(*fn)(void *);
+    void *arg, *out;
+} other;
+
+static void *other_loop(void *unused)
+{
+    (void)unused;
+    sem_post(&other.done); /* started: whatever starting a thread allocates is done */
+    for (;;) {
+        while (sem_wait(&other.go) != 0)
+            ;
+        if (!other.fn)
+            return NULL;
+        other.out = other.fn(other.arg);
+        sem_post(&other.done);
+    }
+}
+
+static void other_start(void)
+{
+    CHECK(sem_init(&other.go, 0, 0) == 0 && sem_init(&other.done, 0, 0) == 0);
+    CHECK(pthread_create(&other.t, NULL, other_loop, NULL) == 0);
+    while (sem_wait(&other.done) != 0)
+        ;
+}
+
+static void other_stop(void)
+{
+    other.fn = NULL;
+    sem_post(&other.go);
+    pthread_join(other.t, NULL);
+    sem_destroy(&other.go);
+    sem_destroy(&other.done);
+}
+
+/* Runs fn(arg) on the other thread and waits for it. */
+static void *on_thread(void *(*fn)(void *), void *arg)
+{
+    other.fn = fn;
+    other.arg = arg;
+    sem_post(&other.go);
+    while (sem_wait(&other.done) != 0)
+        ;
+    return other.out;
+}
+
+static void *thread_malloc(void *size)
+{
+    return heap_malloc((size_t)(uintptr_t)size);
+}
+
+static void *thread_free(void *p)
+{
+    heap_free(p);
+    return NULL;
+}
+
+struct move {
+    void *p;
+    size_t size;
+};
+
+static void *thread_realloc(void *arg)
+{
+    struct move *m = arg;
+    return heap_realloc(m->p, m->size);
+}
+
+FG_TEST(heap_a_run_reports_what_it_left_and_its_peak)
+{
+    void *before = heap_malloc(64); /* older memory: its free is not the run's */
+    fgi_heap_report r;
+    fgi_heap_arm(ROOMY);
+    void *a = heap_malloc(100);
+    void *b = heap_calloc(10, 30);
+    heap_free(a);
+    void *c = heap_malloc(40);
+    heap_free(before);
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 2);
+    CHECK_EQ_U(r.live_bytes, 340);
+    CHECK_EQ_U(r.peak_bytes, 400);
+    CHECK_EQ_U(r.refused, 0);
+    heap_free(b);
+    heap_free(c);
+    fgi_heap_arm(ROOMY); /* the next run starts empty */
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 0);
+    CHECK_EQ_U(r.live_bytes, 0);
+    CHECK_EQ_U(r.peak_bytes, 0);
+}
+
+FG_TEST(heap_realloc_moves_a_block_within_a_run)
+{
+    fgi_heap_report r;
+    fgi_heap_arm(ROOMY);
+    void *p = heap_realloc(NULL, 10);
+    p = heap_realloc(p, 5000);
+    p = heap_realloc(p, 20);
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 1);
+    CHECK_EQ_U(r.live_bytes, 20);
+    CHECK_EQ_U(r.peak_bytes, 5000);
+    heap_free(p);
+}
+
+FG_TEST(heap_a_block_the_run_frees_on_another_thread_is_not_left)
+{
+    other_start();
+    fgi_heap_report r;
+    fgi_heap_arm(ROOMY);
+    void *p = heap_malloc(123);
+    on_thread(thread_free, p);
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 0);
+    CHECK_EQ_U(r.live_bytes, 0);
+    CHECK_EQ_U(r.peak_bytes, 123);
+    other_stop();
+}
+
+FG_TEST(heap_a_block_another_thread_allocates_counts_until_freed)
+{
+    other_start();
+    fgi_heap_report r;
+    fgi_heap_arm(ROOMY);
+    void *p = on_thread(thread_malloc, (void *)(uintptr_t)77);
+    void *q = on_thread(thread_malloc, (void *)(uintptr_t)11);
+    CHECK(p != NULL && q != NULL);
+    heap_free(p); /* freed by the case's thread */
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 1); /* q: another thread's block the run left */
+    CHECK_EQ_U(r.live_bytes, 11);
+    CHECK_EQ_U(r.peak_bytes, 88);
+    heap_free(q);
+    other_stop();
+}
+
+FG_TEST(heap_another_thread_moves_the_runs_block)
+{
+    other_start();
+    fgi_heap_report r;
+    fgi_heap_arm(ROOMY);
+    struct move m = {heap_malloc(16), 3000};
+    void *q = on_thread(thread_realloc, &m);
+    CHECK(q != NULL);
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 1);
+    CHECK_EQ_U(r.live_bytes, 3000);
+    heap_free(q);
+    /* and the case's thread moves another thread's block */
+    fgi_heap_arm(ROOMY);
+    void *p = on_thread(thread_malloc, (void *)(uintptr_t)8);
+    p = heap_realloc(p, 900);
+    heap_free(p);
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 0);
+    CHECK_EQ_U(r.live_bytes, 0);
+    other_stop();
+}
+
+FG_TEST(heap_another_threads_allocation_past_the_allowance_is_refused)
+{
+    other_start();
+    fgi_heap_report r;
+    fgi_heap_arm(1000);
+    void *small = heap_malloc(600);
+    void *big = on_thread(thread_malloc, (void *)(uintptr_t)500);
+    fgi_heap_disarm(&r);
+    CHECK(big == NULL);
+    CHECK_EQ_U(r.refused, 1);
+    CHECK_EQ_U(r.refused_size, 500);
+    CHECK_EQ_U(r.live_bytes, 600);
+    heap_free(small);
+    /* its twin: within the allowance, nothing is refused */
+    fgi_heap_arm(1000);
+    small = heap_malloc(600);
+    big = on_thread(thread_malloc, (void *)(uintptr_t)400);
+    fgi_heap_disarm(&r);
+    CHECK(big != NULL);
+    CHECK_EQ_U(r.refused, 0);
+    CHECK_EQ_U(r.peak_bytes, 1000);
+    heap_free(small);
+    heap_free(big);
+    other_stop();
+}
+
+FG_TEST(heap_a_held_registry_counts_frees_across_runs)
+{
+    other_start();
+    fgi_heap_report r;
+    fgi_heap_hold(1);
+    fgi_heap_arm(ROOMY);
+    void *a = heap_malloc(50);
+    void *b = heap_malloc(60);
+    void *c = heap_malloc(70);
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 3);
+    on_thread(thread_free, b); /* between runs, on another thread */
+    heap_free(c);              /* between runs, on this one */
+    fgi_heap_arm(100);         /* the allowance counts only this run's blocks */
+    void *d = heap_malloc(90);
+    heap_free(a);
+    fgi_heap_disarm(&r);
+    CHECK(d != NULL);
+    CHECK_EQ_U(r.live_blocks, 1);
+    CHECK_EQ_U(r.live_bytes, 90);
+    CHECK_EQ_U(r.peak_bytes, 90);
+    fgi_heap_held_sites(&r, 0);
+    CHECK_EQ_U(r.nsites, 1);
+    fgi_heap_hold(0);
+    fgi_heap_arm(ROOMY);
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 0);
+    heap_free(d);
+    other_stop();
+}
+
+#define MANY 20000
+
+FG_TEST(heap_a_table_that_grows_is_emptied_again)
+{
+    static void *p[MANY];
+    fgi_heap_report r;
+    for (int round = 0; round < 3; round++) {
+        fgi_heap_arm(ROOMY);
+        for (int i = 0; i < MANY; i++)
+            p[i] = heap_malloc((size_t)(i % 7) + 1);
+        for (int i = 0; i < MANY; i += 2)
+            heap_free(p[i]);
+        fgi_heap_disarm(&r);
+        CHECK_EQ_U(r.live_blocks, MANY / 2);
+        size_t bytes = 0;
+        for (int i = 1; i < MANY; i += 2)
+            bytes += (size_t)(i % 7) + 1;
+        CHECK_EQ_U(r.live_bytes, bytes);
+        for (int i = 1; i < MANY; i += 2)
+            heap_free(p[i]); /* after the run: not counted */
+        fgi_heap_arm(ROOMY);
+        fgi_heap_disarm(&r);
+        CHECK_EQ_U(r.live_blocks, 0);
+    }
+}
+
+FG_TEST(heap_release_frees_the_runs_blocks_and_disarms)
+{
+    fgi_heap_report r;
+    fgi_heap_arm(ROOMY);
+    for (int i = 0; i < 100; i++)
+        (void)heap_malloc(32); /* the engine ended this run: release owns them */
+    fgi_heap_release();
+    fgi_heap_arm(ROOMY);
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 0);
+    CHECK_EQ_U(r.peak_bytes, 0);
+}
