@@ -9,6 +9,8 @@
 
 #include <stdio.h>
 
+_Thread_local int fgi_case_here;
+
 fgi_case_state fgi_case_now = {
     .channel = -1,
     .started = &fgi_case_now.own_started,
@@ -25,6 +27,7 @@ void fgi_case_endv(const char *kind, const char *site, const char *prefix, const
 {
     FG_ASSERT(fgi_case_on_thread());
     fgi_case_now.active = 0;
+    fgi_case_here = 0;
     fgi_case_result *res = fgi_case_now.res;
     res->kind = kind;
     snprintf(res->site, sizeof res->site, "%s", site ? site : "");

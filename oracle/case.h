@@ -61,6 +61,11 @@ typedef struct fgi_case_state {
 
 FGI_HIDDEN extern fgi_case_state fgi_case_now;
 
+/* 1 on the thread running cases while a case body runs (set beside `active` by the harness
+ * and fgi_case_end on that thread): one thread-local load, no call, for the hooks that ask
+ * on every comparison and allocation. */
+FGI_HIDDEN extern _Thread_local int fgi_case_here;
+
 /* 1 while a case body runs (any thread may ask; cheap). */
 static inline int fgi_case_running(void)
 {
@@ -70,7 +75,7 @@ static inline int fgi_case_running(void)
 /* 1 when called on the thread running the current case, during the case. */
 static inline int fgi_case_on_thread(void)
 {
-    return fgi_case_now.active && pthread_equal(pthread_self(), fgi_case_now.thread);
+    return fgi_case_here && fgi_case_now.active;
 }
 
 /* How many case bodies have started; *active says whether one is running now. The

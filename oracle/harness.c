@@ -159,10 +159,12 @@ static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
     if (sigsetjmp(c->jump, 0) == 0) {
         fgi_heap_arm(allowance);
         c->active = 1;
+        fgi_case_here = 1;
         uint64_t sig = call_body(e->target->run, in, size);
         if (c->forked)
             _exit(0); /* the target's forked copy, back from the body: it is not ours */
         c->active = 0;
+        fgi_case_here = 0;
         fgi_heap_disarm(heap);
         res->sig = sig;
         res->rejected = c->rejected;

@@ -8,7 +8,8 @@
 #include <string.h>
 
 /* Process-wide because the compiler's callbacks have no context. Written by the thread
- * running instrumented code during a case; read by the run thread between cases. The
+ * running the case (fgi_case_on_thread: a target's other threads are not recorded, they
+ * would race); read by the run thread between cases. The
  * rings record every case's comparisons (a case's own are read back with fgi_cmp_since);
  * the pool is what the mutators draw from, and it is fed only by fgi_cmp_pool_add with
  * the comparisons of inputs the run kept, in the order it kept them — so what a case may
@@ -229,7 +230,7 @@ static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
     cmp.traced = 1;
     /* Equal operands teach nothing, and small constants are what byte havoc finds on its
      * own; both would crowd the table. */
-    if (a == b || !fgi_case_running() || (a < 2 && b < 2))
+    if (a == b || !fgi_case_on_thread() || (a < 2 && b < 2))
         return;
     fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
     slot->a = a;
@@ -248,7 +249,7 @@ void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
 {
     /* One side may be empty: strcmp(input, "keyword") on an empty input is the first
      * thing a search meets, and the keyword is what it needs. */
-    if (!fgi_case_running() || (alen == 0 && blen == 0))
+    if (!fgi_case_on_thread() || (alen == 0 && blen == 0))
         return;
     alen = alen < FGI_CMP_STR_MAX ? alen : FGI_CMP_STR_MAX;
     blen = blen < FGI_CMP_STR_MAX ? blen : FGI_CMP_STR_MAX;
@@ -334,7 +335,7 @@ void fgi_cmp_constants(const uint8_t *in, size_t n, unsigned long mark, unsigned
 static void note_real(uint64_t a, uint64_t b, uint8_t width, uint8_t kind)
 {
     cmp.traced = 1;
-    if (a == b || !fgi_case_running())
+    if (a == b || !fgi_case_on_thread())
         return;
     fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
     slot->a = a;

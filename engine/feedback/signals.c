@@ -12,7 +12,8 @@
 
 
 /* Process-wide because the target calls these without a context. Written only on the
- * thread running a case (fgi_case_running), read by the run thread after it. */
+ * thread running a case (fgi_case_on_thread: another thread of the target writing here
+ * would race), read by the run thread after it. */
 static struct {
     uint64_t keys[FG_FEATURES_MAX]; /* this case's fg_feature keys */
     unsigned nkeys;
@@ -22,7 +23,7 @@ static struct {
 
 void fg_feature(uint64_t value)
 {
-    if (!fgi_case_running() || sig.nkeys >= FG_FEATURES_MAX)
+    if (!fgi_case_on_thread() || sig.nkeys >= FG_FEATURES_MAX)
         return;
     sig.keys[sig.nkeys++] = fg_mix64(value ^ 0x6665617475726521ULL);
 }
@@ -38,7 +39,7 @@ static unsigned range_of(uint64_t v)
 
 void fg_maximize(unsigned slot, uint64_t value)
 {
-    if (!fgi_case_running() || slot >= FG_MAX_SLOTS)
+    if (!fgi_case_on_thread() || slot >= FG_MAX_SLOTS)
         return;
     /* Only the slot's highest value of the case counts. */
     unsigned r = range_of(value) + 1;

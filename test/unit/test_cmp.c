@@ -6,6 +6,7 @@
 #include "engine/feedback/cmp.h"
 #include "oracle/case.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <strings.h>
 
@@ -124,6 +125,30 @@ FG_TEST(cmp_nothing_recorded_outside_a_case)
     fgi_cmp_reset();
     compare_all_kinds();
     CHECK(tables_empty());
+}
+
+static void *compare_on_thread(void *arg)
+{
+    (void)arg;
+    compare_all_kinds();
+    return NULL;
+}
+
+/* The case's body compares nothing itself; a thread it starts does. */
+static void compare_on_another_thread(void)
+{
+    pthread_t t;
+    if (pthread_create(&t, NULL, compare_on_thread, NULL) == 0)
+        pthread_join(t, NULL);
+}
+
+FG_TEST(cmp_another_thread_of_the_case_is_not_recorded)
+{
+    CHECK(fgt_in_case(compare_on_another_thread)); /* its tables would race the case's */
+    CHECK(tables_empty());
+    CHECK(fgt_in_case(compare_all_kinds)); /* the twin: the case's own thread is */
+    CHECK(!tables_empty());
+    fgi_cmp_reset();
 }
 
 static void compare_each_width(void)
