@@ -394,9 +394,18 @@ static size_t find_from(fgi_rng *r, const uint8_t *buf, size_t size, const uint8
     if (n == 0 || n > size)
         return SIZE_MAX;
     size_t slots = size - n + 1, start = (size_t)fgi_rng_below(r, slots);
-    for (size_t i = 0; i < slots; i++) {
-        size_t at = (start + i) % slots;
-        if (buf[at] == needle[0] && memcmp(buf + at, needle, n) == 0)
+    for (size_t i = 0, at = start; i < slots; i++, at = at + 1 == slots ? 0 : at + 1) {
+        const uint8_t *hit = buf[at] == needle[0] ? buf + at : NULL;
+        if (!hit) { /* jump to the next first byte, wrapping once (same order of tries) */
+            size_t end = at < start ? start : slots;
+            hit = memchr(buf + at, needle[0], end - at);
+            size_t skip = hit ? (size_t)(hit - (buf + at)) : end - at - 1;
+            i += skip;
+            at += skip;
+            if (!hit)
+                continue;
+        }
+        if (memcmp(hit, needle, n) == 0)
             return at;
     }
     return SIZE_MAX;
@@ -494,12 +503,13 @@ static size_t ascii_number(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
     size_t nt = strlen(t), pos = size;
     if (size && fgi_rng_chance(m->rng, 1, 2)) {
         size_t start = (size_t)fgi_rng_below(m->rng, size), i = 0, look = FGI_MIN(size, 64);
-        for (; i < look; i++) { /* 64: arbitrary, a line or two */
-            uint8_t ch = buf[(start + i) % size];
+        size_t at = start; /* start + i, wrapped: no division a byte */
+        for (; i < look; i++, at = at + 1 == size ? 0 : at + 1) { /* 64: arbitrary, a line */
+            uint8_t ch = buf[at];
             if (ch == '=' || ch == ':' || ch == ' ')
                 break;
         }
-        pos = i < look ? (start + i) % size + 1 : size;
+        pos = i < look ? at + 1 : size;
     } else if (size && fgi_rng_chance(m->rng, 1, 2)) {
         pos = (size_t)fgi_rng_below(m->rng, size + 1);
     }

@@ -134,8 +134,9 @@ size_t fgi_mut_cmp_number(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
     size_t at = SIZE_MAX, len = 0, any = SIZE_MAX, any_len = 0;
     double want = vb;
     size_t start = size ? (size_t)fgi_rng_below(m->rng, size) : 0;
-    for (size_t j = 0; j < size && at == SIZE_MAX; j++) {
-        size_t i = (start + j) % size, n;
+    for (size_t j = 0, i = start; j < size && at == SIZE_MAX;
+         j++, i = i + 1 == size ? 0 : i + 1) { /* i = start + j, wrapped */
+        size_t n;
         double v;
         if (!fgi_num_token(buf, size, i, &v, &n))
             continue;
