@@ -18,6 +18,7 @@ void fgi_corpus_free(fgi_corpus *c)
     fgi_free(c->entries);
     fgi_free(c->prefix);
     fgi_novelty_free(&c->bysig);
+    fgi_novelty_free(&c->byfh);
     memset(c, 0, sizeof *c);
 }
 
@@ -49,6 +50,23 @@ long fgi_corpus_by_sig(const fgi_corpus *c, uint64_t sig)
 {
     uint32_t at = fgi_novelty_hits(&c->bysig, sig);
     return at ? (long)at - 1 : -1;
+}
+
+long fgi_corpus_by_behaviour(const fgi_corpus *c, uint64_t sig, uint64_t fhash)
+{
+    if (sig)
+        return fgi_corpus_by_sig(c, sig);
+    uint32_t at = fhash ? fgi_novelty_hits(&c->byfh, fhash) : 0;
+    return at ? (long)at - 1 : -1;
+}
+
+int fgi_corpus_note_fhash(fgi_corpus *c, size_t index)
+{
+    FG_ASSERT(index < c->count);
+    const fgi_entry *e = &c->entries[index];
+    if (e->sig || !e->fhash || fgi_novelty_has(&c->byfh, e->fhash))
+        return 0;
+    return fgi_novelty_bump(&c->byfh, e->fhash, (uint32_t)(index + 1)) < 0 ? -1 : 0;
 }
 
 int fgi_corpus_replace(fgi_corpus *c, size_t index, const uint8_t *data, size_t size)

@@ -44,6 +44,9 @@ typedef struct fgi_corpus {
     const fgi_novelty *features; /* coverage features' hit counts, or NULL (borrowed) */
     uint64_t merges;       /* epoch merges so far: the clock of an entry's age */
     fgi_novelty bysig;     /* signature -> 1 + the index of the entry kept for it */
+    fgi_novelty byfh;      /* for entries without a signature (a libFuzzer harness's, a
+                            * coverage-only target's): feature hash -> 1 + the index of the
+                            * first entry kept with it */
 } fgi_corpus;
 
 FGI_HIDDEN void fgi_corpus_init(fgi_corpus *c);
@@ -54,6 +57,12 @@ FGI_HIDDEN int fgi_corpus_add(fgi_corpus *c, const uint8_t *data, size_t size, u
 
 /* The entry kept for signature sig (sig != 0), or -1. */
 FGI_HIDDEN long fgi_corpus_by_sig(const fgi_corpus *c, uint64_t sig);
+/* The entry that stands for a behaviour: the one kept for signature sig, or without a
+ * signature (sig 0) the first one kept with feature hash fhash (fhash != 0); or -1. */
+FGI_HIDDEN long fgi_corpus_by_behaviour(const fgi_corpus *c, uint64_t sig, uint64_t fhash);
+/* Notes entry index (without a signature) under its feature hash, unless an entry is
+ * already there. -1 when out of memory. */
+FGI_HIDDEN int fgi_corpus_note_fhash(fgi_corpus *c, size_t index);
 
 /* Replaces entry index's bytes with a copy of data (a shorter input that does the same);
  * its other notes stay. -1 when out of memory (the entry is unchanged). */

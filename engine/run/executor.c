@@ -100,10 +100,12 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
      * sent before) decides nothing. */
     const fgi_entry *base = r->ex.full ? NULL : &r->snap.corpus.entries[r->ex.base];
     int shorter = 0;
-    if (sig && !r->ex.blocked && base && !force &&
-        (!known || sig != base->sig || size < base->size) &&
-        (shorter = fgi_sched_shorter(&r->snap.sched, &r->snap.corpus, sig, r->ex.fhash, size,
-                                     fresh)) < 0)
+    uint64_t fh = r->ex.fhash;
+    if ((sig || fh) && !r->ex.blocked && base && !force &&
+        (sig ? !known || sig != base->sig || size < base->size
+             : fh != base->fhash || size < base->size) &&
+        (shorter = fgi_sched_shorter(&r->snap.sched, &r->snap.corpus, sig, fh, size, fresh,
+                                     (long)r->ex.base)) < 0)
         return fgi_run_error(r, FG_ENOMEM);
     if (!(force || fresh || shorter || r->ex.nckeys || (r->ex.full && !r->ex.blocked)))
         return;

@@ -22,15 +22,29 @@ static uint64_t size_key(uint64_t sig, uint64_t fhash)
     return k ? k : 1;
 }
 
+/* The entry a shorter input of behaviour (sig, fhash) made from entry `base` (or -1)
+ * replaces: the one kept for its signature; without a signature, its base when the base
+ * does the same (two seeds may share a feature hash: each is reduced on its own), else
+ * the first entry kept with that hash. */
+static long target_of(const fgi_corpus *c, uint64_t sig, uint64_t fhash, long base)
+{
+    if (!sig && base >= 0 && (size_t)base < c->count && !c->entries[base].sig &&
+        c->entries[base].fhash == fhash)
+        return base;
+    return fgi_corpus_by_behaviour(c, sig, fhash);
+}
+
 int fgi_sched_shorter(fgi_sched *s, const fgi_corpus *c, uint64_t sig, uint64_t fhash,
-                      size_t size, int fresh)
+                      size_t size, int fresh, long base)
 {
     uint64_t bound = UINT64_MAX;
-    long at = fresh ? -1 : fgi_corpus_by_sig(c, sig);
+    long at = fresh ? -1 : target_of(c, sig, fhash, base);
     /* The common case first, before any hashing: no shorter than the entry. */
     if (at >= 0 && (c->entries[at].fhash != fhash || size >= c->entries[at].size))
         return 0;
-    uint64_t key = size_key(sig, fhash);
+    /* Without a signature the entry replaced is part of the key: a shorter input sent for
+     * one seed does not stop one for another seed of the same hash. */
+    uint64_t key = size_key(sig, sig ? fhash : fhash ^ fg_mix64((uint64_t)(at + 2)));
     uint32_t sent = fgi_novelty_hits(&s->sent_sizes, key); /* 1 + a size; 0: none sent */
     if (!fresh) {
         if (at >= 0)
@@ -85,7 +99,8 @@ int fgi_sched_kept(fgi_sched *s, fgi_corpus *c, size_t index, const fgi_cand *ca
     FG_ASSERT(index < c->count);
     fgi_entry *e = &c->entries[index];
     e->fhash = cand->fhash;
-    if (fgi_corpus_set_strs(c, index, cand->strs, cand->nstrs) != 0)
+    if (fgi_corpus_set_strs(c, index, cand->strs, cand->nstrs) != 0 ||
+        fgi_corpus_note_fhash(c, index) != 0)
         return -1;
     if (cand->base && cand->base - 1 < c->count && cand->base - 1 != index) {
         fgi_entry *b = &c->entries[cand->base - 1];
@@ -99,9 +114,9 @@ int fgi_sched_kept(fgi_sched *s, fgi_corpus *c, size_t index, const fgi_cand *ca
 
 int fgi_sched_reduce(fgi_sched *s, fgi_corpus *c, const fgi_cand *cand)
 {
-    if (!cand->sig || !cand->base)
+    if (!cand->base || (!cand->sig && !cand->fhash))
         return 0;
-    long at = fgi_corpus_by_sig(c, cand->sig);
+    long at = target_of(c, cand->sig, cand->fhash, (long)cand->base - 1);
     if (at < 0)
         return 0;
     fgi_entry *e = &c->entries[at];

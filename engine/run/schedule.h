@@ -54,13 +54,16 @@ static inline void fgi_sched_lend(const fgi_entry *base, fgi_mut *m)
     m->depth = depth < FGI_MUT_STACK ? depth : FGI_MUT_STACK;
 }
 
-/* Whether a passing case whose signature is known should be sent as a candidate to
+/* Whether a passing case whose behaviour is known should be sent as a candidate to
  * replace the entry kept for it: it is shorter than that entry (with the same feature
- * hash) and than every input this executor sent for it this epoch. 1 yes (and noted),
+ * hash) and than every input this executor sent for it this epoch. The behaviour is the
+ * signature; for a target that returns none (a libFuzzer harness), the feature hash, as
+ * libFuzzer's REDUCE: the case's base (index, or -1) when it has that hash, else the first
+ * entry kept with it. 1 yes (and noted),
  * 0 no, -1 out of memory. A later case that is not shorter than an earlier one of the
  * same executor would lose at the merge anyway, so skipping it changes no result. */
 FGI_HIDDEN int fgi_sched_shorter(fgi_sched *s, const fgi_corpus *c, uint64_t sig,
-                                 uint64_t fhash, size_t size, int fresh);
+                                 uint64_t fhash, size_t size, int fresh, long base);
 
 /* ---- the merge side (from the records, in run order) ---- */
 
@@ -76,8 +79,8 @@ FGI_HIDDEN int fgi_sched_count_picks(fgi_corpus *c, const fgi_novelty *nov, uint
  * the base. -1 out of memory. */
 FGI_HIDDEN int fgi_sched_kept(fgi_sched *s, fgi_corpus *c, size_t index, const fgi_cand *cand);
 
-/* A candidate that brought nothing new: replaces the entry kept for its signature when it
- * is shorter and hit the same features. 1 replaced, 0 not, -1 out of memory. */
+/* A candidate that brought nothing new: replaces the entry kept for its behaviour
+ * (fgi_corpus_by_behaviour) when it is shorter and hit the same features. 1 replaced, 0 not, -1 out of memory. */
 FGI_HIDDEN int fgi_sched_reduce(fgi_sched *s, fgi_corpus *c, const fgi_cand *cand);
 
 /* The merge's end: a merge without news (after the first) doubles the length limit, up to

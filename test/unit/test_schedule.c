@@ -85,19 +85,54 @@ FG_TEST(schedule_shorter_sends_each_size_once)
     fgi_sched_init(&s, 64);
     fgi_corpus_init(&c);
     CHECK_EQ_U(fgi_corpus_add(&c, (const uint8_t *)"abcdefgh", 8, 0x51), 0);
-    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x51, 0, 8, 0), 0); /* not shorter */
-    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x51, 1, 3, 0), 0); /* other features */
-    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x51, 0, 5, 0), 1);
-    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x51, 0, 5, 0), 0); /* sent already */
-    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x51, 0, 6, 0), 0);
-    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x51, 0, 4, 0), 1);
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x51, 0, 8, 0, 0), 0); /* not shorter */
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x51, 1, 3, 0, 0), 0); /* other features */
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x51, 0, 5, 0, 0), 1);
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x51, 0, 5, 0, 0), 0); /* sent already */
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x51, 0, 6, 0, 0), 0);
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x51, 0, 4, 0, 0), 1);
     /* A signature this executor sent as new this epoch: only shorter ones follow. */
-    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x99, 0, 10, 1), 1);
-    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x99, 0, 12, 0), 0);
-    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x99, 0, 9, 0), 1);
-    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x77, 0, 1, 0), 0); /* never seen: not ours */
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x99, 0, 10, 1, 0), 1);
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x99, 0, 12, 0, 0), 0);
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x99, 0, 9, 0, 0), 1);
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x77, 0, 1, 0, 0), 0); /* never seen: not ours */
     fgi_sched_merged(&s, &c, 64); /* a new epoch forgets what was sent */
-    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x51, 0, 5, 0), 1);
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0x51, 0, 5, 0, 0), 1);
+    fgi_corpus_free(&c);
+    fgi_sched_free(&s);
+}
+
+/* A harness that returns no signature (libFuzzer's): its entries are reduced by feature
+ * hash, each seed on its own even when two seeds share one. */
+FG_TEST(schedule_reduces_entries_without_a_signature_by_feature_hash)
+{
+    fgi_sched s;
+    fgi_corpus c;
+    fgi_sched_init(&s, 64);
+    fgi_corpus_init(&c);
+    fgi_cand seed1 = cand_of("<a>first seed</a>", 0, 0xfeed, 0);
+    fgi_cand seed2 = cand_of("<b>second seed, longer</b>", 0, 0xfeed, 0);
+    CHECK_EQ_U(fgi_corpus_add(&c, seed1.data, seed1.size, 0), 0);
+    CHECK_EQ_U(fgi_sched_kept(&s, &c, 0, &seed1), 0);
+    CHECK_EQ_U(fgi_corpus_add(&c, seed2.data, seed2.size, 0), 0);
+    CHECK_EQ_U(fgi_sched_kept(&s, &c, 1, &seed2), 0);
+    CHECK_EQ_U(fgi_corpus_by_behaviour(&c, 0, 0xfeed), 0); /* the first kept */
+    CHECK_EQ_U(fgi_corpus_by_behaviour(&c, 0, 0xbeef), -1);
+    /* executor side: shorter than its own base, same hash */
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0, 0xfeed, 20, 0, 1), 1);
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0, 0xfeed, 16, 0, 0), 1); /* the other seed's own */
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0, 0xfeed, 30, 0, 1), 0); /* not shorter */
+    CHECK_EQ_U(fgi_sched_shorter(&s, &c, 0, 0xbeef, 3, 0, 1), 0);  /* another behaviour */
+    /* merge side: each replaces its own base */
+    fgi_cand r2 = cand_of("<b/>", 0, 0xfeed, 2);
+    fgi_cand r1 = cand_of("<a/>x", 0, 0xfeed, 1);
+    fgi_cand other = cand_of("<c/>", 0, 0xbeef, 1);
+    CHECK_EQ_U(fgi_sched_reduce(&s, &c, &r2), 1);
+    CHECK_EQ_U(c.entries[1].size, 4);
+    CHECK_EQ_U(fgi_sched_reduce(&s, &c, &r1), 1);
+    CHECK_EQ_U(c.entries[0].size, 5);
+    CHECK_EQ_U(fgi_sched_reduce(&s, &c, &other), 0); /* no entry does what it does */
+    CHECK_EQ_U(c.entries[0].size, 5);
     fgi_corpus_free(&c);
     fgi_sched_free(&s);
 }
