@@ -291,7 +291,7 @@ static void drain_now(void)
     }
 }
 
-/* Removes p from `other` if it is there; returns 1 when it was. */
+/* Removes p from `other` if it is there; returns 1 when it was. Either side. */
 static int other_forget(const void *p, size_t *size)
 {
     if (!COUNT(&heap.other))
@@ -609,8 +609,9 @@ static void add_site(slot *s, void *ctx)
         r->sites[r->nsites++] = s->site;
 }
 
-/* The owner, with no other thread's call in flight on `own`'s blocks that it has not
- * already deferred: ends recording at `state` and takes the deferred frees. */
+/* The owner ends a run: recording goes to `state`, and the frees other threads deferred so
+ * far are taken, so the report counts them. (One that another thread defers after this,
+ * having seen the registry armed just before, waits for the next arm's drain.) */
 static void stop(int state)
 {
     atomic_store_explicit(&heap.armed, state, memory_order_release);
