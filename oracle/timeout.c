@@ -18,6 +18,7 @@
  * before it signals the case; the handler on the case's thread reads it. */
 static struct {
     char detail[160];      /* the verdict's detail */
+    volatile unsigned long started; /* which case it is about (fgi_case_started) */
     struct sigaction saved; /* the timeout signal's handler before fgi_timeout_arm */
 } timeout;
 
@@ -34,26 +35,35 @@ static void timed_out(void)
     _exit(1);
 }
 
+/* 1 while the case the verdict is about is the one running. */
+static int still_that_case(void)
+{
+    int active;
+    unsigned long now = fgi_case_started(&active);
+    return active && now == timeout.started && !fgi_case_now.reporting;
+}
+
 static void on_timeout_signal(int sig)
 {
     (void)sig;
-    if (fgi_case_on_thread() && !fgi_case_now.reporting)
+    if (fgi_case_on_thread() && still_that_case())
         timed_out();
 }
 
-void fgi_timeout_deliver(const char *detail)
+void fgi_timeout_deliver(const char *detail, unsigned long started)
 {
     if (fgi_case_now.reporting)
         return;
     snprintf(timeout.detail, sizeof timeout.detail, "%s", detail);
-    if (!fgi_case_now.active)
+    timeout.started = started;
+    if (!still_that_case())
         return;
     pthread_kill(fgi_case_now.thread, TIMEOUT_SIGNAL);
     /* A target that blocks the signal (or sits in an uninterruptible call) gets the store
      * from this thread after a grace period. */
     struct timespec grace = {2, 0};
     nanosleep(&grace, NULL);
-    if (fgi_case_now.active && !fgi_case_now.reporting)
+    if (still_that_case())
         timed_out();
 }
 

@@ -14,10 +14,12 @@
 FGI_HIDDEN void fgi_timeout_arm(void);
 FGI_HIDDEN void fgi_timeout_disarm(void);
 
-/* The watchdog's verdict: stores a `timeout` finding with this detail from the case's
- * own thread (by signal; from the caller after a grace period if that fails) and ends the
- * process (executor or --no-fork run) with status 1. Returns only if no case is running,
- * or when a sanitizer is printing the case's report (the case is a crash already). */
-FGI_HIDDEN void fgi_timeout_deliver(const char *detail);
+/* The watchdog's verdict on the case that was the `started`-th to start
+ * (fgi_case_started): stores a `timeout` finding with this detail from the case's own
+ * thread (by signal; from the caller after a grace period if that fails) and ends the
+ * process (executor or --no-fork run) with status 1. Returns only if that case is no
+ * longer running (it ended as the verdict was reached: the next case is not charged), or
+ * when a sanitizer is printing the case's report (the case is a crash already). */
+FGI_HIDDEN void fgi_timeout_deliver(const char *detail, unsigned long started);
 
 #endif

@@ -95,7 +95,7 @@ static void *watch(void *arg)
                 snprintf(detail, sizeof detail,
                          "the case ran for %u+ ms, past its deadline of %u ms", running_ms,
                          w->time_ms);
-            fgi_timeout_deliver(detail);
+            fgi_timeout_deliver(detail, now);
         }
     }
     return NULL;
