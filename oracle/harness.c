@@ -97,6 +97,7 @@ fg_error fgi_harness_open(fgi_harness *e, const fg_target *t)
 void fgi_harness_close(fgi_harness *e)
 {
     FG_ASSERT(harness.open == e && !fgi_case_now.active);
+    fgi_heap_hold(0); /* the last case's blocks are forgotten, no free is looked up */
     fgi_timeout_disarm();
     fgi_crash_disarm();
     fgi_case_now.rec = NULL;

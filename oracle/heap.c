@@ -68,6 +68,7 @@ static struct {
     const char *_Atomic owner; /* the owner's heap_thread, set at arm */
     atomic_flag lock;          /* guards `other`, other_peak and the refusal */
     _Atomic(void *) remote;    /* blocks other threads freed, waiting for the owner */
+    _Atomic size_t deferred;   /* their usable bytes: live no more, though still counted */
     table own;
     table other;
     size_t base;               /* total live bytes when this run was armed (held blocks) */
@@ -229,9 +230,15 @@ HOT int forget(table *t, const void *p, size_t *size)
 
 /* ---- the accounting both sides share --------------------------------------------- */
 
+/* This run's live bytes. A block another thread freed is no longer counted while it waits
+ * for the owner (a case blocked in pthread_join must not have its worker refused for
+ * memory the worker already gave back); its usable size stands for its size there, which
+ * errs by a few bytes toward admitting, never toward a false refusal. */
 HOT size_t run_live(void)
 {
     size_t total = LIVE(&heap.own) + LIVE(&heap.other);
+    size_t gone = atomic_load_explicit(&heap.deferred, RELAXED);
+    total = total > gone ? total - gone : 0;
     return total > heap.base ? total - heap.base : 0;
 }
 
@@ -284,8 +291,10 @@ static void drain_now(void)
     void *p = atomic_exchange_explicit(&heap.remote, NULL, memory_order_acquire);
     while (p) {
         void *next = *(void **)p;
-        size_t size;
+        size_t size, usable = malloc_usable_size(p);
         forget(&heap.own, p, &size);
+        atomic_fetch_sub_explicit(&heap.deferred, usable, RELAXED); /* after: never counted
+                                                                     * twice as gone */
         FGI_REAL(free)(p);
         p = next;
     }
@@ -364,6 +373,7 @@ static int maybe_owners(void)
 
 static void defer_free(void *p)
 {
+    atomic_fetch_add_explicit(&heap.deferred, malloc_usable_size(p), RELAXED);
     void *head = atomic_load_explicit(&heap.remote, RELAXED);
     do
         *(void **)p = head;
@@ -421,10 +431,19 @@ INTERPOSED void *calloc(size_t n, size_t size)
     ALLOCATE(FGI_REAL(calloc)(n, size), total, SITE());
 }
 
-/* Another thread moves a block that may be the owner's: malloc, copy, deferred free. */
-static void *move_across(void *p, size_t size)
+/* An allocation of size at site by any thread (malloc's own path, for callers that are
+ * not malloc). */
+static void *alloc_at(size_t size, uintptr_t site)
 {
-    void *q = malloc(size);
+    if (!ARMED())
+        return FGI_REAL(malloc)(size);
+    ALLOCATE(FGI_REAL(malloc)(size), size, site);
+}
+
+/* Another thread moves a block that may be the owner's: malloc, copy, deferred free. */
+static void *move_across(void *p, size_t size, uintptr_t site)
+{
+    void *q = alloc_at(size, site);
     if (q) {
         size_t have = malloc_usable_size(p);
         memcpy(q, p, have < size ? have : size);
@@ -439,12 +458,12 @@ static void *other_realloc(void *p, size_t size, int state, uintptr_t site)
     size_t old = 0;
     int known = other_forget(p, &old);
     if (!known && maybe_owners())
-        return move_across(p, size);
+        return move_across(p, size, site);
     if (state == HELD)
         return FGI_REAL(realloc)(p, size);
     lock();
     if (!fits(size)) {
-        if (known)
+        if (known && ARMED())
             insert(&heap.other, p, old, site); /* still the caller's */
         unlock();
         refuse(size, site);
@@ -549,9 +568,11 @@ int fgi_heap_interposed(void)
     void *(*volatile alloc)(size_t) = malloc; /* called as the program calls it */
     fgi_heap_report r;
     fgi_heap_arm(SIZE_MAX);
+    void (*volatile release)(void *) = free;
     void *p = alloc(1);
     fgi_heap_disarm(&r);
-    FGI_REAL(free)(p);
+    release(p);
+    fgi_heap_hold(0); /* recording off, the registry empty */
     return r.live_blocks > 0;
 }
 
@@ -568,7 +589,9 @@ void fgi_heap_arm(size_t allowance)
         lock();
     } else { /* what the last run left was kept for a retention check that did not come */
         empty(&heap.own);
+        lock(); /* another thread may still be in a free it began while this was held */
         empty(&heap.other);
+        unlock();
     }
     heap.allowance = allowance;
     heap.base = held ? LIVE(&heap.own) + LIVE(&heap.other) : 0;
@@ -620,7 +643,10 @@ static void stop(int state)
 
 void fgi_heap_disarm(fgi_heap_report *r)
 {
-    stop(heap.hold ? HELD : OFF);
+    /* HELD even when not holding: the run's blocks stay recorded (for a retention check
+     * that may follow), so their frees must be seen until the next arm empties them, or a
+     * freed address allocated again would be recorded twice. */
+    stop(HELD);
     lock();
     r->nsites = 0; /* not a memset: sites[] is large and this runs every case */
     r->live_bytes = LIVE(&heap.own) + LIVE(&heap.other);
@@ -641,17 +667,15 @@ void fgi_heap_disarm(fgi_heap_report *r)
 
 void fgi_heap_hold(int on)
 {
+    if (!on && STATE() == HELD)
+        atomic_store_explicit(&heap.armed, OFF, memory_order_release);
     drain();
     lock();
     heap.hold = on;
-    if (on && STATE() == OFF) /* the last run's blocks stay, and their frees now count */
-        atomic_store_explicit(&heap.armed, HELD, memory_order_release);
     if (!on) {
         empty(&heap.own);
         empty(&heap.other);
         heap.gen = 0;
-        if (STATE() == HELD)
-            atomic_store_explicit(&heap.armed, OFF, memory_order_release);
     }
     unlock();
 }

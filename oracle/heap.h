@@ -34,15 +34,17 @@ typedef struct fgi_heap_report {
 FGI_HIDDEN int fgi_heap_interposed(void);
 /* Starts recording for one case with the given allowance (peak live bytes). */
 FGI_HIDDEN void fgi_heap_arm(size_t allowance);
-/* Stops recording and reports what the case left. The live blocks stay allocated (the
- * target may still own them) and recorded, as run 0 of a retention check if
- * fgi_heap_hold(1) comes next; the next arm without it empties the registry. */
+/* Stops recording allocations and reports what the case left. The live blocks stay
+ * allocated (the target may still own them) and recorded, their frees still counted, as
+ * run 0 of a retention check if fgi_heap_hold(1) comes next; the next arm without it, or
+ * fgi_heap_hold(0), empties the registry. */
 FGI_HIDDEN void fgi_heap_disarm(fgi_heap_report *r);
 /* Holds the registry across runs (on = 1) for the retention check, starting with the
  * blocks the last disarmed run left: every disarm keeps what its run left recorded, with
  * the run that allocated it, so a later run's free of one is counted; the report's live
  * bytes and blocks are everything held. Each arm starts a new run whose allowance counts
- * only its own blocks. on = 0 empties the registry (the blocks stay allocated). */
+ * only its own blocks. on = 0 empties the registry (the blocks stay allocated) and stops
+ * counting frees: the state outside any case, until the next arm. */
 FGI_HIDDEN void fgi_heap_hold(int on);
 /* The sites of the held blocks still live that the run `runs_ago` runs before the last
  * one allocated (0: the last run). */

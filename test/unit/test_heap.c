@@ -244,6 +244,47 @@ FG_TEST(heap_a_held_registry_counts_frees_across_runs)
     other_stop();
 }
 
+/* The worker gives the case's block back and asks for as much again: the block it freed
+ * waits for the case's thread, but it is not counted against the allowance meanwhile. */
+static void *free_then_malloc(void *p)
+{
+    heap_free(p);
+    return heap_malloc(600);
+}
+
+FG_TEST(heap_a_block_freed_on_another_thread_is_not_charged_while_it_waits)
+{
+    other_start();
+    fgi_heap_report r;
+    fgi_heap_arm(1000);
+    void *p = heap_malloc(600);
+    void *q = on_thread(free_then_malloc, p); /* the case's thread waits, as in a join */
+    fgi_heap_disarm(&r);
+    CHECK(q != NULL);
+    CHECK_EQ_U(r.refused, 0);
+    CHECK_EQ_U(r.live_blocks, 1);
+    CHECK_EQ_U(r.live_bytes, 600);
+    heap_free(q);
+    other_stop();
+}
+
+FG_TEST(heap_a_free_between_a_run_and_its_retention_check_is_counted)
+{
+    other_start();
+    fgi_heap_report r;
+    fgi_heap_arm(ROOMY);
+    void *p = heap_malloc(50);
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 1);
+    on_thread(thread_free, p); /* after the run, before the check holds the registry */
+    fgi_heap_hold(1);
+    fgi_heap_arm(ROOMY);
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 0); /* the first run's block is gone, not still held */
+    fgi_heap_hold(0);
+    other_stop();
+}
+
 #define MANY 20000
 
 FG_TEST(heap_a_table_that_grows_is_emptied_again)
