@@ -589,9 +589,12 @@ void fgi_heap_arm(size_t allowance)
         lock();
     } else { /* what the last run left was kept for a retention check that did not come */
         empty(&heap.own);
-        lock(); /* another thread may still be in a free it began while this was held */
-        empty(&heap.other);
-        unlock();
+        if (COUNT(&heap.other) || heap.other.high) { /* nothing to do, and no lock, when
+                                                      * no other thread allocated */
+            lock(); /* another thread may still be in a free it began while held */
+            empty(&heap.other);
+            unlock();
+        }
     }
     heap.allowance = allowance;
     heap.base = held ? LIVE(&heap.own) + LIVE(&heap.other) : 0;
