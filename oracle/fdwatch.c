@@ -2,6 +2,8 @@
  * over a window of recent cases. */
 #include "oracle/fdwatch.h"
 
+#include "oracle/heap.h"
+
 #include <fcntl.h>
 #include <limits.h>
 #include <string.h>
@@ -67,8 +69,44 @@ int fgi_fdwatch_note(fgi_fdwatch *w, const uint8_t *data, size_t size, int64_t k
     s->napplied = mut && !origin ? mut->napplied : 0;
     if (s->napplied)
         memcpy(s->applied, mut->applied, s->napplied);
+    s->heap_run = fgi_heap_run();
     w->count++;
     return w->count == FGI_FD_WINDOW;
+}
+
+void fgi_fdwatch_heap_left(const fgi_fdwatch *w, uint8_t again[FGI_FD_WINDOW])
+{
+    enum { RUNS = 4 * FGI_FD_WINDOW }; /* a window's runs: a case and its repair, and the
+                                        * cases that failed; later ones count as left */
+    uint8_t live[RUNS];
+    fgi_heap_live_runs(1, live, RUNS);
+    unsigned run = 1;
+    for (unsigned i = 0; i < w->count; i++) {
+        unsigned last = w->slots[i].heap_run;
+        again[i] = last >= RUNS;
+        for (; run <= last && run < RUNS; run++)
+            again[i] |= live[run - 1];
+        run = last + 1 > run ? last + 1 : run;
+    }
+}
+
+/* Runs slot s alone, as the case it was (its origin and mutations for a finding). */
+static void run_slot(fgi_harness *e, const fgi_fd_slot *s, fgi_case_result *res)
+{
+    fgi_mut saved;
+    saved.napplied = s->napplied;
+    memcpy(saved.applied, s->applied, sizeof saved.applied);
+    fgi_harness_origin(e, s->case_index, s->origin, &saved);
+    fgi_harness_run(e, s->data, s->size, res);
+    fgi_harness_origin(e, -1, "", NULL); /* `saved` is about to go out of scope */
+}
+
+const fgi_fd_slot *fgi_fdwatch_rerun(fgi_fdwatch *w, fgi_harness *e, unsigned i,
+                                     fgi_case_result *res)
+{
+    FG_ASSERT(i < w->count && !e->window);
+    run_slot(e, &w->slots[i], res);
+    return &w->slots[i];
 }
 
 /* Runs one slot alone between two probes; returns how many descriptors it left open. In
@@ -78,17 +116,12 @@ int fgi_fdwatch_note(fgi_fdwatch *w, const uint8_t *data, size_t size, int64_t k
 static int leaves(fgi_fdwatch *w, fgi_harness *e, const fgi_fd_slot *s, fgi_case_result *res,
                   int *from, uint8_t opened[SCAN])
 {
-    fgi_mut saved;
-    saved.napplied = s->napplied;
-    memcpy(saved.applied, s->applied, sizeof saved.applied);
-    fgi_harness_origin(e, s->case_index, s->origin, &saved);
     int before = lowest_free(w);
     uint8_t was_open[SCAN] = {0};
     for (int i = 0; before != INT_MAX && i < SCAN; i++)
         was_open[i] = fcntl(before + i, F_GETFD) != -1;
-    fgi_harness_run(e, s->data, s->size, res);
+    run_slot(e, s, res);
     int after = lowest_free(w);
-    fgi_harness_origin(e, -1, "", NULL); /* `saved` is about to go out of scope */
     *from = before;
     int left = 0;
     for (int i = 0; before != INT_MAX && i < SCAN; i++) {

@@ -8,6 +8,13 @@
  * second run, is the finding. One that opened a descriptor only once (a library opening
  * /dev/urandom lazily) is let go, as lazy heap state is. The probe points depend on the
  * case count only, so the finding is the same on every machine.
+ *
+ * The same window serves the heap retention oracle: its cases run with the heap registry
+ * held across them (fgi_harness_window), so a block a case leaves and a later case of the
+ * window frees ("keep the latest": libxml2's last error) needs no re-run at all; only the
+ * inputs whose blocks are still there at the window's end are re-run alone, with the
+ * retention check. The window is the executor's chunk, which runs in one process in the
+ * same order whatever the number of executors: the same re-runs, the same findings.
  */
 #ifndef FG_FDWATCH_H
 #define FG_FDWATCH_H
@@ -23,6 +30,7 @@ typedef struct fgi_fd_slot {
     char *origin;        /* owned copy, or NULL for a generated case */
     unsigned napplied;   /* the mutations that made it */
     uint8_t applied[FGI_MUT_STACK];
+    unsigned heap_run;   /* fgi_heap_run after it: its runs are those after the slot before */
 } fgi_fd_slot;
 
 typedef struct fgi_fdwatch {
@@ -45,6 +53,15 @@ FGI_HIDDEN int fgi_fdwatch_note(fgi_fdwatch *w, const uint8_t *data, size_t size
  * and returns its slot (valid until the next note), with res filled as a `retention`
  * finding. NULL when nothing was retained. Empties the window. */
 FGI_HIDDEN const fgi_fd_slot *fgi_fdwatch_check(fgi_fdwatch *w, fgi_harness *e,
+                                                fgi_case_result *res);
+
+/* The heap half of the window (the harness in window mode, fgi_harness_window): sets
+ * again[i] for each input i of the window some of whose runs left a block no later case
+ * freed. Call at the window's end, before the window is turned off. */
+FGI_HIDDEN void fgi_fdwatch_heap_left(const fgi_fdwatch *w, uint8_t again[FGI_FD_WINDOW]);
+/* Runs input i of the window alone, as a case of its own (the retention check included),
+ * and returns its slot, with res filled. Call with the window off. */
+FGI_HIDDEN const fgi_fd_slot *fgi_fdwatch_rerun(fgi_fdwatch *w, fgi_harness *e, unsigned i,
                                                 fgi_case_result *res);
 
 #endif

@@ -215,6 +215,15 @@ static void rerun(void *ctx, fgi_case_result *res, fgi_heap_report *heap)
     run_body(c->e, c->data, c->size, res, heap);
 }
 
+void fgi_harness_window(fgi_harness *e, int on)
+{
+    FG_ASSERT(harness.open == e && !fgi_case_now.active);
+    fgi_heap_hold(0); /* a window starts empty: what came before is not its cases' */
+    if (on)
+        fgi_heap_hold(1);
+    e->window = on;
+}
+
 void fgi_harness_origin(fgi_harness *e, int64_t case_index, const char *origin,
                         const fgi_mut *mut)
 {
@@ -230,7 +239,7 @@ void fgi_harness_run(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
     e->crash.size = size;
     fgi_heap_report heap;
     run_body(e, data, size, res, &heap);
-    if (res->status == FGI_CASE_OK && heap.live_blocks) {
+    if (res->status == FGI_CASE_OK && heap.live_blocks && !e->window) {
         struct rerun_ctx again = {e, data, size};
         fgi_retention_check(rerun, &again, res, &heap);
     }

@@ -28,6 +28,7 @@ typedef struct fgi_harness {
     fgi_finding_rec crash;
     const fgi_mut *mut;
     unsigned time_ms;  /* the case's deadline (set by the session): the edge budget's base */
+    int window;        /* fgi_harness_window: retention checks wait for the window's end */
 } fgi_harness;
 
 /* Arms the process for cases (crash.h, timeout.h). FG_ENOMEM or FG_EINVAL (another
@@ -45,6 +46,14 @@ FGI_HIDDEN void fgi_harness_origin(fgi_harness *h, int64_t case_index, const cha
  * the pristine copy the write oracle compares against and the crash path stores. */
 FGI_HIDDEN void fgi_harness_run(fgi_harness *h, const uint8_t *data, size_t size,
                                 fgi_case_result *res);
+
+/* Window mode (on = 1), for a run of consecutive cases (the executor's chunk): the heap
+ * registry is held across the cases, so a block one case leaves and a later case frees is
+ * counted as freed, and no case is re-run for retention as it passes. Which cases' blocks
+ * are still there at the end, fgi_heap_live_runs says (by fgi_heap_run after each case);
+ * those are re-run alone, with the check, once the window is off (oracle/fdwatch.c).
+ * on = 0 ends the window and forgets its blocks. */
+FGI_HIDDEN void fgi_harness_window(fgi_harness *h, int on);
 
 struct fgi_slot;
 /* Makes this process an executor: dying cases are sent on `channel` (wire.h) instead of

@@ -693,6 +693,30 @@ void fgi_heap_held_sites(fgi_heap_report *r, unsigned runs_ago)
     unlock();
 }
 
+unsigned fgi_heap_run(void)
+{
+    return heap.gen;
+}
+
+static void mark_live(table *t, unsigned first, uint8_t *live, unsigned n)
+{
+    for (size_t i = 0; COUNT(t) && i < t->cap; i++) {
+        const slot *s = &t->slots[i];
+        if (in_use(t, s) && s->gen - first < n)
+            live[s->gen - first] = 1;
+    }
+}
+
+void fgi_heap_live_runs(unsigned first, uint8_t *live, unsigned n)
+{
+    memset(live, 0, n);
+    drain();
+    mark_live(&heap.own, first, live, n);
+    lock();
+    mark_live(&heap.other, first, live, n);
+    unlock();
+}
+
 void fgi_heap_release(void)
 {
     stop(heap.hold ? HELD : OFF);

@@ -49,6 +49,11 @@ FGI_HIDDEN void fgi_heap_hold(int on);
 /* The sites of the held blocks still live that the run `runs_ago` runs before the last
  * one allocated (0: the last run). */
 FGI_HIDDEN void fgi_heap_held_sites(fgi_heap_report *r, unsigned runs_ago);
+/* The run last armed (counted from 1 after fgi_heap_hold(1); 0 after hold(0)). */
+FGI_HIDDEN unsigned fgi_heap_run(void);
+/* Sets live[i] to 1 when run first + i (i < n) of a held registry still has a block
+ * recorded, else 0. */
+FGI_HIDDEN void fgi_heap_live_runs(unsigned first, uint8_t *live, unsigned n);
 /* Frees every block of this run still in the registry (a case ended by the engine: its
  * frames are gone, so is every owner of that memory), then disarms. */
 FGI_HIDDEN void fgi_heap_release(void);

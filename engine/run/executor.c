@@ -213,20 +213,38 @@ static void flush_hits(run *r, fgi_novelty *d, int which)
     emit_record(r, FGI_MSG_HITS, NULL, &h);
 }
 
-/* The end of a chunk: the descriptor probe over its cases, then its hit counts. */
+/* A finding of a lone re-run of the window's input fs (res): recorded as that case's. */
+static void window_finding(run *r, const fgi_fd_slot *fs, const fgi_case_result *res)
+{
+    r->ex.res = *res;
+    uint64_t seq = fs->case_index < 0 ? 0 : r->plan.nitems + (uint64_t)fs->case_index;
+    for (size_t i = 0; fs->case_index < 0 && i < r->plan.nitems; i++)
+        if (fs->origin && strcmp(fs->origin, r->plan.items[i].origin) == 0)
+            seq = i;
+    fgi_record_emit(r, fs->data, fs->size, seq, fs->case_index, fs->applied, fs->napplied);
+}
+
+/* The end of a chunk (the window of oracle/fdwatch.h): the inputs whose heap blocks no
+ * later case freed are re-run alone with the retention check, then the descriptor probe,
+ * then its hit counts; a new window begins. */
 static void chunk_done(run *r)
 {
-    /* The probe's lone re-runs use their own result, so a case's stays intact. */
+    /* The lone re-runs use their own result, so a case's stays intact. */
     static fgi_case_result res; /* run thread only; too big for the stack */
-    const fgi_fd_slot *fs = fgi_fdwatch_check(&r->ex.fds, &r->ex.exec, &res);
-    if (fs) {
-        r->ex.res = res;
-        uint64_t seq = fs->case_index < 0 ? 0 : r->plan.nitems + (uint64_t)fs->case_index;
-        for (size_t i = 0; fs->case_index < 0 && i < r->plan.nitems; i++)
-            if (fs->origin && strcmp(fs->origin, r->plan.items[i].origin) == 0)
-                seq = i;
-        fgi_record_emit(r, fs->data, fs->size, seq, fs->case_index, fs->applied, fs->napplied);
+    uint8_t again[FGI_FD_WINDOW];
+    fgi_fdwatch_heap_left(&r->ex.fds, again);
+    fgi_harness_window(&r->ex.exec, 0);
+    for (unsigned i = 0; i < r->ex.fds.count && r->err == FG_OK; i++) {
+        if (!again[i])
+            continue;
+        const fgi_fd_slot *fs = fgi_fdwatch_rerun(&r->ex.fds, &r->ex.exec, i, &res);
+        if (res.status != FGI_CASE_OK)
+            window_finding(r, fs, &res);
     }
+    const fgi_fd_slot *fs = fgi_fdwatch_check(&r->ex.fds, &r->ex.exec, &res);
+    if (fs)
+        window_finding(r, fs, &res);
+    fgi_harness_window(&r->ex.exec, 1);
     flush_hits(r, &r->ex.dsig, FGI_HITS_SIG);
     flush_hits(r, &r->ex.dfeat, FGI_HITS_FEATURE);
 }
@@ -327,6 +345,7 @@ fg_error fgi_executor_open(run *r)
     if ((e = fgi_fdwatch_open(&r->ex.fds)) != FG_OK)
         return e;
     r->ex.fds_open = 1;
+    fgi_harness_window(&r->ex.exec, 1); /* the first chunk's window (fdwatch.h) */
     unsigned deadline = r->sv.rehit_ms ? r->sv.rehit_ms : r->plan.time_ms;
     if (!(r->ex.watchdog = fgi_watchdog_start(deadline, FGI_MAX(r->plan.time_ms / 10, 1u),
                                               r->ex.slot ? &r->ex.slot->ended_ms : NULL,

@@ -259,6 +259,29 @@ FG_TEST(gate_clean_twins_of_the_heap_and_time_oracles_pass)
     expect_clean("planted_fd_clean");      /* opens and closes a descriptor */
 }
 
+/* "Keep the latest" frees what the case before left: within a window that is seen, so the
+ * cases are not re-run one by one (each one was, three runs a case, before windows). */
+FG_TEST(gate_keep_the_latest_costs_no_rerun_per_case)
+{
+    scratch s;
+    scratch_open(&s, "test-planted");
+    fgt_run r;
+    char *env[] = {"FGT_COUNT_CALLS=1", NULL};
+    run_gate(&s, &r, env, "--targets=planted_keep_latest", "--no-fork", "--cases=4000");
+    unsigned long calls = 0;
+    const char *at = strstr(r.err, "planted_keep_latest: ");
+    CHECK(r.exited && r.code == 0 && at != NULL);
+    if (at)
+        calls = strtoul(at + strlen("planted_keep_latest: "), NULL, 10);
+    /* 4000 cases; a window's last case and the first of each first byte (a cache) re-run
+     * twice: about 4000 + 2 * (63 + 256) at most. */
+    if (!(calls >= 4000 && calls < 5000))
+        printf("  calls %lu\n%s", calls, r.err);
+    CHECK(calls >= 4000 && calls < 5000);
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
+}
+
 /* A committed corpus file that trips the bug is reported from the replay, by its name. */
 FG_TEST(gate_corpus_file_is_replayed_first)
 {

@@ -8,6 +8,7 @@
 #include "fuzzgate.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,8 +193,19 @@ FG_TARGET(planted_leak_small, .flags = FG_NO_CORPUS,
  * grows. Plus a cache filled once per first byte, as encoding handlers are. */
 static char *latest_error;
 static char *cache_by_byte[256];
+static unsigned long keep_latest_calls;
+
+/* Under FGT_COUNT_CALLS, how often the body ran (cases and the oracles' re-runs), for the
+ * test that "keep the latest" costs no re-run per case (a --no-fork run: one process). */
+__attribute__((destructor)) static void keep_latest_count(void)
+{
+    if (keep_latest_calls && getenv("FGT_COUNT_CALLS"))
+        fprintf(stderr, "planted_keep_latest: %lu calls\n", keep_latest_calls);
+}
+
 static uint64_t keep_latest_run(const uint8_t *d, size_t n)
 {
+    keep_latest_calls++;
     char *msg = malloc(16 + n);
     if (msg) {
         memset(msg, 'e', 15 + n);
