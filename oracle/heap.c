@@ -398,11 +398,17 @@ static void defer_free(void *p)
         return other_record((call), (size), (site));                                       \
     } while (0)
 
-INTERPOSED void *malloc(size_t size)
+/* malloc of size for the caller at site, by any thread (also realloc's moves across). */
+HOT void *alloc_at(size_t size, uintptr_t site)
 {
     if (!ARMED())
         return FGI_REAL(malloc)(size);
-    ALLOCATE(FGI_REAL(malloc)(size), size, SITE());
+    ALLOCATE(FGI_REAL(malloc)(size), size, site);
+}
+
+INTERPOSED void *malloc(size_t size)
+{
+    return alloc_at(size, SITE());
 }
 
 INTERPOSED void free(void *p)
@@ -429,15 +435,6 @@ INTERPOSED void *calloc(size_t n, size_t size)
     if (__builtin_mul_overflow(n, size, &total))
         return errno = ENOMEM, NULL;
     ALLOCATE(FGI_REAL(calloc)(n, size), total, SITE());
-}
-
-/* An allocation of size at site by any thread (malloc's own path, for callers that are
- * not malloc). */
-static void *alloc_at(size_t size, uintptr_t site)
-{
-    if (!ARMED())
-        return FGI_REAL(malloc)(size);
-    ALLOCATE(FGI_REAL(malloc)(size), size, site);
 }
 
 /* Another thread moves a block that may be the owner's: malloc, copy, deferred free. */
@@ -489,7 +486,7 @@ INTERPOSED void *realloc(void *p, size_t size)
     if (state == OFF || (!p && state == HELD))
         return FGI_REAL(realloc)(p, size);
     if (!p)
-        ALLOCATE(FGI_REAL(malloc)(size), size, SITE());
+        return alloc_at(size, SITE());
     if (size == 0) { /* glibc frees the block and returns NULL */
         free(p);
         return NULL;

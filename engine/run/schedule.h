@@ -79,8 +79,9 @@ FGI_HIDDEN int fgi_sched_count_picks(fgi_corpus *c, const fgi_novelty *nov, uint
  * the base. -1 out of memory. */
 FGI_HIDDEN int fgi_sched_kept(fgi_sched *s, fgi_corpus *c, size_t index, const fgi_cand *cand);
 
-/* A candidate that brought nothing new: replaces the entry kept for its behaviour
- * (fgi_corpus_by_behaviour) when it is shorter and hit the same features. 1 replaced, 0 not, -1 out of memory. */
+/* A candidate that brought nothing new: replaces the entry kept for its behaviour (the
+ * entry fgi_sched_shorter's test names) when it is shorter and hit the same features.
+ * 1 replaced, 0 not, -1 out of memory. */
 FGI_HIDDEN int fgi_sched_reduce(fgi_sched *s, fgi_corpus *c, const fgi_cand *cand);
 
 /* The merge's end: a merge without news (after the first) doubles the length limit, up to
