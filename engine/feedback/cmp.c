@@ -21,6 +21,7 @@ static struct {
     unsigned long nstrs;
     fgi_cmp_int pool_ints[FGI_CMP_INTS];
     unsigned long npool_ints;
+    unsigned long npool_reals; /* of the pool's pairs, the floating-point ones */
     fgi_cmp_str pool_strs[FGI_CMP_STRS];
     unsigned long npool_strs;
     struct {
@@ -132,7 +133,7 @@ const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len)
 void fgi_cmp_reset(void)
 {
     fgi_signals_begin();
-    cmp.nints = cmp.nstrs = cmp.npool_ints = cmp.npool_strs = 0;
+    cmp.nints = cmp.nstrs = cmp.npool_ints = cmp.npool_strs = cmp.npool_reals = 0;
     memset(cmp.counts, 0, sizeof cmp.counts);
     cmp.ncounts = cmp.npromoted = 0;
 }
@@ -140,6 +141,11 @@ void fgi_cmp_reset(void)
 int fgi_cmp_have_ints(void)
 {
     return cmp.npool_ints != 0;
+}
+
+int fgi_cmp_have_reals(void)
+{
+    return cmp.npool_reals != 0;
 }
 
 int fgi_cmp_have_strs(void)
@@ -164,8 +170,12 @@ void fgi_cmp_pool_add(const fgi_cmp_int *ints, size_t nints, const fgi_cmp_str *
 {
     for (size_t i = 0; i < nints; i++) {
         const fgi_cmp_int *c = &ints[i];
-        cmp.pool_ints[cmp.npool_ints++ % FGI_CMP_INTS] = *c;
+        fgi_cmp_int *slot = &cmp.pool_ints[cmp.npool_ints % FGI_CMP_INTS];
+        if (cmp.npool_ints++ >= FGI_CMP_INTS && slot->kind != FGI_CMP_INTEGER)
+            cmp.npool_reals--; /* the ring drops a floating-point pair */
+        *slot = *c;
         if (c->kind != FGI_CMP_INTEGER) {
+            cmp.npool_reals++;
             count_number(c, c->a);
             count_number(c, c->b);
         } else if (c->width >= 2 && c->constant) {

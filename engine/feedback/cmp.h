@@ -49,6 +49,8 @@ FGI_HIDDEN void fgi_cmp_reset(void);
  * they were kept (fgi_cmp_pool_add). Whether it holds any integer / string pair: */
 FGI_HIDDEN int fgi_cmp_have_ints(void);
 FGI_HIDDEN int fgi_cmp_have_strs(void);
+/* Whether any pooled integer pair is a floating-point one (FGI_CMP_DOUBLE or _FLOAT). */
+FGI_HIDDEN int fgi_cmp_have_reals(void);
 /* A random pooled pair, or NULL when the pool has none. */
 FGI_HIDDEN const fgi_cmp_int *fgi_cmp_pick_int(fgi_rng *r);
 FGI_HIDDEN const fgi_cmp_str *fgi_cmp_pick_str(fgi_rng *r);

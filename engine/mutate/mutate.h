@@ -24,6 +24,7 @@ typedef struct fgi_mut {
     const fgi_dict *dict;  /* dictionary words, or NULL (borrowed) */
     const fgi_cmp_int *local; /* the base input's own comparisons (borrowed), or NULL */
     size_t nlocal;
+    size_t nlocal_reals;   /* of those, the floating-point ones */
     const fgi_cmp_str *local_strs; /* the base's own string comparisons (borrowed) */
     size_t nlocal_strs;
     uint32_t hot;          /* 1 + where the base's news was (fgi_entry.hot); 0: unknown */

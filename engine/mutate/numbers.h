@@ -18,4 +18,8 @@
 FGI_HIDDEN int fgi_num_token(const uint8_t *buf, size_t size, size_t at, double *value,
                              size_t *len);
 
+/* The first position in [i, end) (end <= size) where a number token may start (where
+ * fgi_num_token may find one), else end: every position it skips holds none. */
+FGI_HIDDEN size_t fgi_num_next_start(const uint8_t *buf, size_t size, size_t i, size_t end);
+
 #endif

@@ -92,6 +92,9 @@ int fgi_corpus_set_cmps(fgi_corpus *c, size_t index, const fgi_cmp_int *cmps, si
     fgi_free(e->cmps);
     e->cmps = copy;
     e->ncmps = n;
+    e->nreals = 0;
+    for (size_t i = 0; i < n; i++)
+        e->nreals += cmps[i].kind != FGI_CMP_INTEGER;
     return 0;
 }
 

@@ -20,6 +20,7 @@ typedef struct fgi_entry {
     uint64_t sig;   /* the signature it brought (0 for an entry kept unconditionally) */
     fgi_cmp_int *cmps; /* the integer comparisons it made when it ran (owned), or NULL */
     size_t ncmps;
+    size_t nreals;     /* of those, the floating-point ones */
     fgi_cmp_str *strs; /* the string comparisons it made (owned), or NULL */
     size_t nstrs;
     uint64_t feats[FGI_ENTRY_FEATS]; /* coverage features it was the first to hit */

@@ -48,6 +48,7 @@ static inline void fgi_sched_lend(const fgi_entry *base, fgi_mut *m)
     unsigned depth = 2 + 63u - (unsigned)__builtin_clzll(1 + base->since / 256);
     m->local = base->cmps;
     m->nlocal = base->ncmps;
+    m->nlocal_reals = base->nreals;
     m->local_strs = base->strs;
     m->nlocal_strs = base->nstrs;
     m->hot = base->hot;

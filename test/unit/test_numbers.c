@@ -3,9 +3,11 @@
 #include "test/support/check.h"
 
 #include "engine/base/numtext.h"
+#include "engine/base/rng.h"
 #include "engine/mutate/numbers.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Every form of a handful of values; "" where the form does not apply. */
 static const struct {
@@ -113,4 +115,39 @@ FG_TEST(numbers_tokens)
     size_t len;
     CHECK(fgi_num_token(digits, 5, 0, &v, &len) == 1);
     CHECK(len == 5 && v == 99999.0);
+}
+
+/* The scan's skip: every position where a token starts is one fgi_num_next_start stops at,
+ * from any start and to any end; buffers drawn from bytes that make and break tokens. */
+FG_TEST(numbers_next_start_skips_no_token)
+{
+    static const char *const pieces[] = {" ", ",", "\xff", "-", "+", ".", "5", "17", "0x",
+                                         "e", "a", "_", "+.", "-.", "x"};
+    fgi_rng r;
+    fgi_rng_case(&r, 7, 1, 0);
+    uint8_t buf[24];
+    for (int round = 0; round < 4000; round++) {
+        size_t size = 0, want_size = (size_t)fgi_rng_below(&r, sizeof buf + 1);
+        while (size < want_size) {
+            const char *p = pieces[fgi_rng_below(&r, FGI_ARRAY_LEN(pieces))];
+            for (; *p && size < want_size; p++)
+                buf[size++] = (uint8_t)*p;
+        }
+        size_t from = (size_t)fgi_rng_below(&r, size + 1);
+        size_t end = from + (size_t)fgi_rng_below(&r, size - from + 1);
+        size_t want = from; /* the first token start at or after `from`, by every byte */
+        double v;
+        size_t len;
+        while (want < end && !fgi_num_token(buf, size, want, &v, &len))
+            want++;
+        size_t got = fgi_num_next_start(buf, size, from, end);
+        CHECK(got <= want && got <= end);
+        /* and it skipped nothing: the positions it stops at, walked to `want` */
+        while (got < want && !fgi_num_token(buf, size, got, &v, &len))
+            got = fgi_num_next_start(buf, size, got + 1, end);
+        if (got != want)
+            printf("  round %d: size %zu from %zu end %zu: want %zu, got %zu\n", round, size,
+                   from, end, want, got);
+        CHECK(got == want);
+    }
 }
