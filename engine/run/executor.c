@@ -15,13 +15,37 @@
 
 /* ---- the executor side: running cases --------------------------------------------- */
 
-static void add_feature(void *ctx, uint64_t feature)
+/* Collects one of the case's features (coverage, comparisons, fg_feature) and adds it to
+ * the case's feature hash; account_features does the rest once all are in. */
+static void collect_feature(void *ctx, uint64_t feature)
 {
     run *r = ctx;
+    if (r->ex.nfeat == r->ex.feat_cap) {
+        size_t cap = r->ex.feat_cap ? 2 * r->ex.feat_cap : 256;
+        uint64_t *f = fgi_realloc(r->ex.feat, cap * sizeof *f);
+        uint64_t *m = f ? fgi_realloc(r->ex.feat_mixed, cap * sizeof *m) : NULL;
+        if (f)
+            r->ex.feat = f;
+        if (m)
+            r->ex.feat_mixed = m;
+        if (!f || !m)
+            return fgi_run_error(r, FG_ENOMEM);
+        r->ex.feat_cap = cap;
+    }
     feature = feature ? feature : 1;
     uint64_t mixed = fg_mix64(feature); /* the fingerprint's term and every set's slot hash */
     r->ex.fhash += mixed;
-    if (fgi_novelty_bump_mixed(&r->ex.dfeat, feature, mixed, 1) < 0)
+    r->ex.feat[r->ex.nfeat] = feature;
+    r->ex.feat_mixed[r->ex.nfeat++] = mixed;
+}
+
+/* One feature of a case whose set is new to the chunk (or not yet looked up for news):
+ * its hit counted (unless `counted`: the set's repeat count stands for it), and, unless the
+ * case is blocked, kept as a candidate key when neither the snapshot has it nor this
+ * executor sent it (a replayed case sends every feature). */
+static void account_feature(run *r, uint64_t feature, uint64_t mixed, int counted)
+{
+    if (!counted && fgi_novelty_bump_mixed(&r->ex.dfeat, feature, mixed, 1) < 0)
         return fgi_run_error(r, FG_ENOMEM);
     if (r->ex.blocked)
         return;
@@ -43,6 +67,27 @@ static void add_feature(void *ctx, uint64_t feature)
         r->ex.ckeys_cap = cap;
     }
     r->ex.ckeys[r->ex.nckeys++] = feature;
+}
+
+/* The case's collected features: a set the chunk already looked up costs one lookup
+ * (engine/run/featsets.h); any other, a count and a lookup a feature. */
+static void account_features(run *r)
+{
+    size_t n = r->ex.nfeat;
+    fgi_featset *set = r->ex.full ? NULL : fgi_featsets_find(&r->ex.sets, r->ex.fhash, n);
+    if (set && (set->checked || r->ex.blocked)) {
+        set->repeats++;
+        return;
+    }
+    for (size_t i = 0; i < n && r->err == FG_OK; i++)
+        account_feature(r, r->ex.feat[i], r->ex.feat_mixed[i], set != NULL);
+    if (r->err != FG_OK || r->ex.full)
+        return;
+    if (set)
+        set->repeats++;
+    else if (!(set = fgi_featsets_add(&r->ex.sets, r->ex.fhash, r->ex.feat, n)))
+        return fgi_run_error(r, FG_ENOMEM);
+    set->checked = !r->ex.blocked;
 }
 
 static void emit_record(run *r, uint32_t type, fgi_cand *c, fgi_hits *h)
@@ -88,12 +133,18 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
         }
     }
     r->ex.nckeys = 0;
+    r->ex.nfeat = 0;
     r->ex.fhash = 0;
     if (fgi_cov_enabled())
-        fgi_cov_features(add_feature, r);
+        fgi_cov_features(collect_feature, r);
     else /* a plain build: comparisons against constants it had not met (cmp.h) */
-        fgi_cmp_constants(data, size, mark, smark, add_feature, r);
-    fgi_signals_each(add_feature, r); /* fg_feature, fg_maximize */
+        fgi_cmp_constants(data, size, mark, smark, collect_feature, r);
+    fgi_signals_each(collect_feature, r); /* fg_feature, fg_maximize */
+    if (r->err != FG_OK)
+        return;
+    account_features(r);
+    if (r->err != FG_OK)
+        return;
     /* A shorter input doing what an entry did replaces it (schedule.h). Not looked for
      * when the case did what its base did and is no shorter (the common case, kept
      * cheap); the test is the case's own, so which executor ran it (and what that one
@@ -245,6 +296,8 @@ static void chunk_done(run *r)
     if (fs)
         window_finding(r, fs, &res);
     fgi_harness_window(&r->ex.exec, 1);
+    if (fgi_featsets_flush(&r->ex.sets, &r->ex.dfeat) != 0)
+        return fgi_run_error(r, FG_ENOMEM);
     flush_hits(r, &r->ex.dsig, FGI_HITS_SIG);
     flush_hits(r, &r->ex.dfeat, FGI_HITS_FEATURE);
 }
