@@ -230,6 +230,28 @@ size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap)
     return (size_t)n;
 }
 
+unsigned long fgi_cmp_since_first(unsigned long mark, size_t cap)
+{
+    return cmp.nints - since_count(cmp.nints, mark, FGI_CMP_INTS, cap);
+}
+
+const fgi_cmp_int *fgi_cmp_int_at(unsigned long i)
+{
+    FG_ASSERT(i < cmp.nints && cmp.nints - i <= FGI_CMP_INTS);
+    return &cmp.ints[i % FGI_CMP_INTS];
+}
+
+unsigned long fgi_cmp_strs_since_first(unsigned long mark, size_t cap)
+{
+    return cmp.nstrs - since_count(cmp.nstrs, mark, FGI_CMP_STRS, cap);
+}
+
+const fgi_cmp_str *fgi_cmp_str_at(unsigned long i)
+{
+    FG_ASSERT(i < cmp.nstrs && cmp.nstrs - i <= FGI_CMP_STRS);
+    return &cmp.strs[i % FGI_CMP_STRS];
+}
+
 int fgi_cmp_traced(void)
 {
     return cmp.traced;

@@ -546,29 +546,30 @@ static size_t hot_byte(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
 }
 
 const fgi_mutator fgi_mutators[] = {
-    {"erase_bytes", erase_bytes, 1, 0, 1},
-    {"insert_byte", insert_byte, 0, 0, 1},
-    {"insert_repeated", insert_repeated, 0, 0, 1},
-    {"change_byte", change_byte, 1, 0, 1},
-    {"flip_bit", flip_bit, 1, 0, 1},
-    {"shuffle_bytes", shuffle_bytes, 2, 0, 1},
-    {"change_ascii_int", change_ascii_int, 1, 0, 1},
-    {"change_binary_int", change_binary_int, 1, 0, 1},
-    {"copy_part", copy_part, 2, 0, 1},
-    {"insert_part", insert_part, 1, 0, 1},
-    {"crossover", crossover, 0, FGI_NEEDS_OTHER, 1},
-    {"length_field", length_field, 1, 0, 1},
-    {"word_nudge", word_nudge, 1, 0, 1},
-    {"word_repeat", word_repeat, 1, 0, 1},
-    {"word_delete", word_delete, 1, 0, 1},
-    {"dict_insert", dict_insert, 0, FGI_NEEDS_DICT, 2},
-    {"dict_overwrite", dict_overwrite, 1, FGI_NEEDS_DICT, 2},
-    {"cmp_int", cmp_int, 1, FGI_NEEDS_CMP_INT, 3},
-    {"cmp_bytes", cmp_bytes, 0, FGI_NEEDS_CMP_STR, 3},
-    {"hot_byte", hot_byte, 0, FGI_NEEDS_HOT, 16},
-    {"join_other", join_other, 0, FGI_NEEDS_OTHER, 1},
-    {"ascii_number", ascii_number, 0, 0, 1},
-    {"cmp_number", fgi_mut_cmp_number, 0, FGI_NEEDS_CMP_INT, 3}, /* numbers.c */
+    {"erase_bytes", erase_bytes, 1, 0, 1, 0},
+    {"insert_byte", insert_byte, 0, 0, 1, 0},
+    {"insert_repeated", insert_repeated, 0, 0, 1, 0},
+    {"change_byte", change_byte, 1, 0, 1, 0},
+    {"flip_bit", flip_bit, 1, 0, 1, 0},
+    {"shuffle_bytes", shuffle_bytes, 2, 0, 1, 0},
+    {"change_ascii_int", change_ascii_int, 1, 0, 1, 0},
+    {"change_binary_int", change_binary_int, 1, 0, 1, 0},
+    {"copy_part", copy_part, 2, 0, 1, 0},
+    {"insert_part", insert_part, 1, 0, 1, 0},
+    {"crossover", crossover, 0, FGI_NEEDS_OTHER, 1, 0},
+    {"length_field", length_field, 1, 0, 1, 0},
+    {"word_nudge", word_nudge, 1, 0, 1, 0},
+    {"word_repeat", word_repeat, 1, 0, 1, 0},
+    {"word_delete", word_delete, 1, 0, 1, 0},
+    {"dict_insert", dict_insert, 0, FGI_NEEDS_DICT, 2, 0},
+    {"dict_overwrite", dict_overwrite, 1, FGI_NEEDS_DICT, 2, 0},
+    {"cmp_int", cmp_int, 1, FGI_NEEDS_CMP_INT, 3, 0},
+    {"cmp_bytes", cmp_bytes, 0, FGI_NEEDS_CMP_STR, 3, 0},
+    {"hot_byte", hot_byte, 0, FGI_NEEDS_HOT, 16, 0},
+    {"join_other", join_other, 0, FGI_NEEDS_OTHER, 1, 0},
+    {"ascii_number", ascii_number, 0, 0, 1, 0},
+    /* numbers.c; on an empty input it can only write a floating-point pair's text */
+    {"cmp_number", fgi_mut_cmp_number, 0, FGI_NEEDS_CMP_INT, 3, FGI_NEEDS_CMP_REAL},
 };
 const size_t fgi_mutator_count = FGI_ARRAY_LEN(fgi_mutators);
 
@@ -577,7 +578,7 @@ const size_t fgi_mutator_count = FGI_ARRAY_LEN(fgi_mutators);
 #define FLIP_BIT 4    /* fgi_mutators[4]: applies whenever size > 0 */
 #define MAX_MIN_SIZE 2
 
-#define NEEDS_COMBOS 32
+#define NEEDS_COMBOS 64
 #define LIST_MAX 64 /* room for every mutator's weight */
 
 /* For each input size 0..MAX_MIN_SIZE (larger sizes use the last) and each combination of
@@ -597,7 +598,8 @@ static void build_eligible(void)
     for (unsigned s = 0; s <= MAX_MIN_SIZE; s++)
         for (unsigned have = 0; have < NEEDS_COMBOS; have++)
             for (size_t k = 0; k < NMUT; k++)
-                if (fgi_mutators[k].min_size <= s && (fgi_mutators[k].needs & ~have) == 0)
+                if (fgi_mutators[k].min_size <= s && (fgi_mutators[k].needs & ~have) == 0 &&
+                    (s > 0 || (fgi_mutators[k].empty_needs & ~have) == 0))
                     for (unsigned w = 0; w < fgi_mutators[k].weight; w++) {
                         FG_ASSERT(eligible.count[s][have] < LIST_MAX);
                         eligible.list[s][have][eligible.count[s][have]++] = (uint8_t)k;
@@ -611,7 +613,8 @@ static unsigned present(const fgi_mut *m)
            ((m->dict && m->dict->count) || fgi_cmp_auto_count() ? FGI_NEEDS_DICT : 0u) |
            (m->nlocal || fgi_cmp_have_ints() ? FGI_NEEDS_CMP_INT : 0u) |
            (m->nlocal_strs || fgi_cmp_have_strs() ? FGI_NEEDS_CMP_STR : 0u) |
-           (m->hot ? FGI_NEEDS_HOT : 0u);
+           (m->hot ? FGI_NEEDS_HOT : 0u) |
+           (m->nlocal_reals || fgi_cmp_have_reals() ? FGI_NEEDS_CMP_REAL : 0u);
 }
 
 size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max)

@@ -43,7 +43,8 @@ enum {
     FGI_NEEDS_DICT = 2,    /* dictionary words */
     FGI_NEEDS_CMP_INT = 4, /* recorded integer comparisons (the base's own or recent) */
     FGI_NEEDS_CMP_STR = 8, /* recorded string comparisons */
-    FGI_NEEDS_HOT = 16     /* the base's hot position (fgi_mut.hot) */
+    FGI_NEEDS_HOT = 16,    /* the base's hot position (fgi_mut.hot) */
+    FGI_NEEDS_CMP_REAL = 32 /* a floating-point one among the integer comparisons */
 };
 
 typedef struct fgi_mutator {
@@ -52,6 +53,7 @@ typedef struct fgi_mutator {
     unsigned min_size; /* it never applies to a shorter input (so it is never drawn) */
     unsigned needs;    /* FGI_NEEDS_* bits */
     unsigned weight;   /* relative chance of being drawn when it may apply, 1..8 */
+    unsigned empty_needs; /* FGI_NEEDS_* bits it needs, besides, on an empty input */
 } fgi_mutator;
 
 FGI_HIDDEN extern const fgi_mutator fgi_mutators[];

@@ -80,16 +80,30 @@ static unsigned rewrite(uint8_t *buf, size_t p, const uint8_t *y, unsigned w)
     return 1;
 }
 
+/* Whether an integer comparison may be a stored field against a computed checksum, by its
+ * shape alone (tested before any search: cheap). 2^16: CRCs and hashes of anything are
+ * above it nearly always; the lengths and counts programs compare with their input's
+ * fields are below it. A 2-byte field must be a byte sum instead (checked once found). */
+static int int_shape(const fgi_cmp_int *c, size_t size)
+{
+    unsigned w = c->width;
+    return c->kind == FGI_CMP_INTEGER && !c->constant && c->a != c->b && w >= 2 && w <= size &&
+           (w < 4 || (c->a >> 16 && c->b >> 16));
+}
+
+/* Whether a byte-string comparison has a stored field's shape: equal widths of 1, 2, 4 or
+ * 8 bytes that fit the input. */
+static int str_shape(const fgi_cmp_str *c, size_t size)
+{
+    unsigned w = c->alen;
+    return c->alen == c->blen && (w == 1 || w == 2 || w == 4 || w == 8) && w <= size;
+}
+
 /* An integer comparison of stored x (in the input) with computed y (not in it). */
 static unsigned repair_int(uint8_t *buf, size_t size, const fgi_cmp_int *c)
 {
     unsigned w = c->width;
-    if (c->kind != FGI_CMP_INTEGER || c->constant || c->a == c->b || w < 2 || w > size)
-        return 0;
-    /* 2^16: CRCs and hashes of anything are above it nearly always; the lengths and counts
-     * programs compare with their input's fields are below it. A 2-byte field must be a
-     * byte sum instead (checked once it is found). Tested before any search: cheap. */
-    if (w >= 4 && !(c->a >> 16 && c->b >> 16))
+    if (!int_shape(c, size))
         return 0;
     for (int side = 0; side < 2; side++) {
         uint64_t x = side ? c->b : c->a, y = side ? c->a : c->b;
@@ -111,7 +125,7 @@ static unsigned repair_int(uint8_t *buf, size_t size, const fgi_cmp_int *c)
 static unsigned repair_str(uint8_t *buf, size_t size, const fgi_cmp_str *c)
 {
     unsigned w = c->alen;
-    if (c->alen != c->blen || !(w == 1 || w == 2 || w == 4 || w == 8) || w > size)
+    if (!str_shape(c, size))
         return 0;
     for (int side = 0; side < 2; side++) {
         const uint8_t *x = side ? c->b : c->a, *y = side ? c->a : c->b;
@@ -141,9 +155,18 @@ unsigned fgi_repair_case(uint8_t *buf, size_t size, unsigned long mark, unsigned
      * that compare a lot. The bounds are arbitrary. */
     fgi_cmp_int ints[32];
     fgi_cmp_str strs[8];
-    if (fgi_cmp_mark() == mark && fgi_cmp_mark_strs() == smark)
+    unsigned long end = fgi_cmp_mark(), send = fgi_cmp_mark_strs();
+    if (end == mark && send == smark)
         return 0; /* the common case of a target with no comparisons: nothing to copy */
-    size_t ni = fgi_cmp_since(mark, ints, FGI_ARRAY_LEN(ints));
-    size_t ns = fgi_cmp_strs_since(smark, strs, FGI_ARRAY_LEN(strs));
+    /* Read in place; only the pairs of a field's shape are copied (most are not). */
+    size_t ni = 0, ns = 0;
+    for (unsigned long i = fgi_cmp_since_first(mark, FGI_ARRAY_LEN(ints)); i < end; i++)
+        if (int_shape(fgi_cmp_int_at(i), size))
+            ints[ni++] = *fgi_cmp_int_at(i);
+    for (unsigned long i = fgi_cmp_strs_since_first(smark, FGI_ARRAY_LEN(strs)); i < send; i++)
+        if (str_shape(fgi_cmp_str_at(i), size))
+            strs[ns++] = *fgi_cmp_str_at(i);
+    if (ni == 0 && ns == 0)
+        return 0;
     return fgi_repair_apply(buf, size, ints, ni, strs, ns);
 }
