@@ -230,26 +230,20 @@ size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap)
     return (size_t)n;
 }
 
-unsigned long fgi_cmp_since_first(unsigned long mark, size_t cap)
+size_t fgi_cmp_since_ptrs(unsigned long mark, const fgi_cmp_int **out, size_t cap)
 {
-    return cmp.nints - since_count(cmp.nints, mark, FGI_CMP_INTS, cap);
+    unsigned long n = since_count(cmp.nints, mark, FGI_CMP_INTS, cap);
+    for (unsigned long i = 0; i < n; i++)
+        out[i] = &cmp.ints[(cmp.nints - n + i) % FGI_CMP_INTS];
+    return (size_t)n;
 }
 
-const fgi_cmp_int *fgi_cmp_int_at(unsigned long i)
+size_t fgi_cmp_strs_since_ptrs(unsigned long mark, const fgi_cmp_str **out, size_t cap)
 {
-    FG_ASSERT(i < cmp.nints && cmp.nints - i <= FGI_CMP_INTS);
-    return &cmp.ints[i % FGI_CMP_INTS];
-}
-
-unsigned long fgi_cmp_strs_since_first(unsigned long mark, size_t cap)
-{
-    return cmp.nstrs - since_count(cmp.nstrs, mark, FGI_CMP_STRS, cap);
-}
-
-const fgi_cmp_str *fgi_cmp_str_at(unsigned long i)
-{
-    FG_ASSERT(i < cmp.nstrs && cmp.nstrs - i <= FGI_CMP_STRS);
-    return &cmp.strs[i % FGI_CMP_STRS];
+    unsigned long n = since_count(cmp.nstrs, mark, FGI_CMP_STRS, cap);
+    for (unsigned long i = 0; i < n; i++)
+        out[i] = &cmp.strs[(cmp.nstrs - n + i) % FGI_CMP_STRS];
+    return (size_t)n;
 }
 
 int fgi_cmp_traced(void)

@@ -79,13 +79,12 @@ FGI_HIDDEN size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap
 FGI_HIDDEN unsigned long fgi_cmp_mark_strs(void);
 FGI_HIDDEN size_t fgi_cmp_strs_since(unsigned long mark, fgi_cmp_str *out, size_t cap);
 
-/* The first mark of the pairs fgi_cmp_since(mark, ..., cap) would copy (the ring's latest
- * pairs since mark, at most cap), and the pair recorded at mark i in there: for a caller
- * that reads them in place and copies only some. */
-FGI_HIDDEN unsigned long fgi_cmp_since_first(unsigned long mark, size_t cap);
-FGI_HIDDEN const fgi_cmp_int *fgi_cmp_int_at(unsigned long i);
-FGI_HIDDEN unsigned long fgi_cmp_strs_since_first(unsigned long mark, size_t cap);
-FGI_HIDDEN const fgi_cmp_str *fgi_cmp_str_at(unsigned long i);
+/* The pairs fgi_cmp_since and fgi_cmp_strs_since would copy, as pointers into the rings
+ * (valid until the next comparison is recorded): for a caller that reads them in place
+ * and copies only some. */
+FGI_HIDDEN size_t fgi_cmp_since_ptrs(unsigned long mark, const fgi_cmp_int **out, size_t cap);
+FGI_HIDDEN size_t fgi_cmp_strs_since_ptrs(unsigned long mark, const fgi_cmp_str **out,
+                                          size_t cap);
 
 /* The program's side of the comparisons recorded since the marks, as feature keys: an
  * operand that does not occur in the case's input (in either byte order, for integers)

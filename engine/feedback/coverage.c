@@ -20,8 +20,10 @@
 #include <string.h>
 
 #define MAX_MODULES 64
-#define PC_MAP_SIZE (1u << 16) /* trace-pc map; arbitrary, AFL's size */
+#define PC_MAP_BITS 16 /* trace-pc map: 2^16 slots; arbitrary, AFL's size */
+#define PC_MAP_SIZE (1u << PC_MAP_BITS)
 #define PC_TOUCHED 4096        /* slots remembered so reset and scan skip the rest */
+#define PC_RANGES 8            /* module ranges trace-pc remembers; arbitrary */
 
 typedef struct module {
     uint8_t *counters;   /* one byte per edge */
@@ -43,6 +45,11 @@ static struct {
     unsigned ntouched;         /* ...how many; PC_TOUCHED + 1 = too many, scan the map */
     uintptr_t last_lo, last_hi; /* the module range of the last trace-pc lookup */
     uint64_t last_id;
+    struct pc_range {          /* the ranges looked up so far (a few: see trace_pc) */
+        uintptr_t lo, hi;
+        uint64_t id;
+    } ranges[PC_RANGES];
+    unsigned nranges;          /* how many were ever added (the ring's next slot mod) */
     uint64_t pc_ids[MAX_MODULES]; /* the modules trace-pc has seen (for the banner)... */
     unsigned pc_nids;             /* ...how many */
     uint64_t left;             /* edges this case may still execute (callback
@@ -177,26 +184,48 @@ void __sanitizer_cov_trace_pc_guard(uint32_t *guard)
     count_edge();
 }
 
+/* The module range holding pc, made the last one: from the ranges already looked up, else
+ * by the loader. 0 when pc is in no module. Not only the instrumented module's: gcc turns a
+ * callback at a function's end into a tail jump, and the return address is then the
+ * caller's, often in an uninstrumented library (libpng calling the harness's read
+ * function) — a case can alternate between two modules many times, so the ranges of a few
+ * are kept (each loader walk is ~500 instructions). */
+__attribute__((noinline)) static int switch_range(uintptr_t pc)
+{
+    unsigned n = cov.nranges < PC_RANGES ? cov.nranges : PC_RANGES;
+    for (unsigned i = 0; i < n; i++)
+        if (pc >= cov.ranges[i].lo && pc < cov.ranges[i].hi) {
+            cov.last_lo = cov.ranges[i].lo;
+            cov.last_hi = cov.ranges[i].hi;
+            cov.last_id = cov.ranges[i].id;
+            return 1;
+        }
+    find_ctx f = {.addr = pc};
+    dl_iterate_phdr(find_module, &f);
+    if (!f.found)
+        return 0;
+    cov.ranges[cov.nranges++ % PC_RANGES] = (struct pc_range){f.lo, f.hi, f.id};
+    cov.last_lo = f.lo;
+    cov.last_hi = f.hi;
+    cov.last_id = f.id;
+    cov.enabled = cov.pc_used = 1;
+    unsigned k = 0;
+    while (k < cov.pc_nids && cov.pc_ids[k] != f.id)
+        k++;
+    if (k == cov.pc_nids && k < MAX_MODULES)
+        cov.pc_ids[cov.pc_nids++] = f.id;
+    return 1;
+}
+
 void __sanitizer_cov_trace_pc(void)
 {
     uintptr_t pc = (uintptr_t)__builtin_return_address(0);
-    if (pc < cov.last_lo || pc >= cov.last_hi) {
-        find_ctx f = {.addr = pc};
-        dl_iterate_phdr(find_module, &f);
-        if (!f.found)
-            return;
-        cov.last_lo = f.lo;
-        cov.last_hi = f.hi;
-        cov.last_id = f.id;
-        cov.enabled = cov.pc_used = 1;
-        unsigned k = 0;
-        while (k < cov.pc_nids && cov.pc_ids[k] != f.id)
-            k++;
-        if (k == cov.pc_nids && k < MAX_MODULES)
-            cov.pc_ids[cov.pc_nids++] = f.id;
-    }
-    uint64_t h = fg_mix64(cov.last_id ^ (pc - cov.last_lo));
-    uint32_t slot = (uint32_t)(h & (PC_MAP_SIZE - 1));
+    if ((pc < cov.last_lo || pc >= cov.last_hi) && !switch_range(pc))
+        return;
+    /* The module's id plus the offset, by multiplicative hashing (its top 16 bits): an
+     * offset is a module-relative constant, so the slot is the same in every process. */
+    uint64_t h = (cov.last_id + (pc - cov.last_lo)) * 0x9e3779b97f4a7c15ULL;
+    uint32_t slot = (uint32_t)(h >> (64 - PC_MAP_BITS));
     uint8_t *c = &cov.pc_map[slot];
     if (*c == 0) {
         if (cov.ntouched < PC_TOUCHED)
@@ -252,6 +281,12 @@ static inline unsigned bucket(uint8_t hits)
     return bucket_of[hits];
 }
 
+/* A counter's feature: the module's id (a hash) with the counter's index and bucket in its
+ * low bits. Not hashed again: the executor mixes every feature once for its tables, and a
+ * second mix here cost ~8 instructions a feature for nothing. */
+#define FEATURE(id, index, hits) ((id) ^ ((uint64_t)(index) << 3 | bucket(hits)))
+#define PC_MAP_ID (0x7063ULL << 48) /* the trace-pc map's "module id": no soname hash */
+
 /* Scans a counter array a word at a time (most words are zero). */
 static size_t scan(const uint8_t *c, size_t n, uint64_t id,
                    void (*fn)(void *ctx, uint64_t feature), void *ctx)
@@ -265,13 +300,13 @@ static size_t scan(const uint8_t *c, size_t n, uint64_t id,
         for (size_t j = i; j < i + 8; j++)
             if (c[j]) {
                 hit++;
-                fn(ctx, fg_mix64(id ^ ((uint64_t)j << 3 | bucket(c[j]))));
+                fn(ctx, FEATURE(id, j, c[j]));
             }
     }
     for (; i < n; i++)
         if (c[i]) {
             hit++;
-            fn(ctx, fg_mix64(id ^ ((uint64_t)i << 3 | bucket(c[i]))));
+            fn(ctx, FEATURE(id, i, c[i]));
         }
     return hit;
 }
@@ -282,12 +317,12 @@ size_t fgi_cov_features(void (*fn)(void *ctx, uint64_t feature), void *ctx)
     for (unsigned i = 0; i < cov.nmods; i++)
         hit += scan(cov.mods[i].counters, cov.mods[i].count, cov.mods[i].id, fn, ctx);
     if (cov.pc_used && cov.ntouched > PC_TOUCHED) {
-        hit += scan(cov.pc_map, PC_MAP_SIZE, 0x7063, fn, ctx);
+        hit += scan(cov.pc_map, PC_MAP_SIZE, PC_MAP_ID, fn, ctx);
     } else if (cov.pc_used) {
         for (unsigned i = 0; i < cov.ntouched; i++) {
             uint32_t j = cov.touched[i];
             hit++;
-            fn(ctx, fg_mix64(0x7063 ^ ((uint64_t)j << 3 | bucket(cov.pc_map[j]))));
+            fn(ctx, FEATURE(PC_MAP_ID, j, cov.pc_map[j]));
         }
     }
     return hit;

@@ -3,23 +3,42 @@
 
 #include <string.h>
 
+/* CRC-32 a byte at a time by table (built on first use: not by a constructor, see
+ * engine/feedback/coverage.c's bucket table): repair tests every case's 4-byte string
+ * comparisons against the CRC of what precedes and follows the field. */
+static uint32_t crc_table[256];
+static int crc_ready;
+
 uint32_t fgi_repair_crc32(const uint8_t *p, size_t n)
 {
-    uint32_t crc = 0xffffffffu;
-    for (size_t i = 0; i < n; i++) {
-        crc ^= p[i];
-        for (int k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+    if (!crc_ready) {
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++)
+                c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
+            crc_table[i] = c;
+        }
+        crc_ready = 1;
     }
+    uint32_t crc = 0xffffffffu;
+    for (size_t i = 0; i < n; i++)
+        crc = (crc >> 8) ^ crc_table[(crc ^ p[i]) & 0xff];
     return ~crc;
 }
 
 uint32_t fgi_repair_adler32(const uint8_t *p, size_t n)
 {
+    /* The sums reduced every 5552 bytes, the most before b can pass 2^32 (zlib's NMAX). */
     uint32_t a = 1, b = 0;
-    for (size_t i = 0; i < n; i++) {
-        a = (a + p[i]) % 65521u;
-        b = (b + a) % 65521u;
+    while (n) {
+        size_t k = n < 5552 ? n : 5552;
+        n -= k;
+        while (k--) {
+            a += *p++;
+            b += a;
+        }
+        a %= 65521u;
+        b %= 65521u;
     }
     return b << 16 | a;
 }
@@ -84,7 +103,7 @@ static unsigned rewrite(uint8_t *buf, size_t p, const uint8_t *y, unsigned w)
  * shape alone (tested before any search: cheap). 2^16: CRCs and hashes of anything are
  * above it nearly always; the lengths and counts programs compare with their input's
  * fields are below it. A 2-byte field must be a byte sum instead (checked once found). */
-static int int_shape(const fgi_cmp_int *c, size_t size)
+static inline int int_shape(const fgi_cmp_int *c, size_t size)
 {
     unsigned w = c->width;
     return c->kind == FGI_CMP_INTEGER && !c->constant && c->a != c->b && w >= 2 && w <= size &&
@@ -93,7 +112,7 @@ static int int_shape(const fgi_cmp_int *c, size_t size)
 
 /* Whether a byte-string comparison has a stored field's shape: equal widths of 1, 2, 4 or
  * 8 bytes that fit the input. */
-static int str_shape(const fgi_cmp_str *c, size_t size)
+static inline int str_shape(const fgi_cmp_str *c, size_t size)
 {
     unsigned w = c->alen;
     return c->alen == c->blen && (w == 1 || w == 2 || w == 4 || w == 8) && w <= size;
@@ -159,13 +178,17 @@ unsigned fgi_repair_case(uint8_t *buf, size_t size, unsigned long mark, unsigned
     if (end == mark && send == smark)
         return 0; /* the common case of a target with no comparisons: nothing to copy */
     /* Read in place; only the pairs of a field's shape are copied (most are not). */
+    const fgi_cmp_int *ip[FGI_ARRAY_LEN(ints)];
+    const fgi_cmp_str *sp[FGI_ARRAY_LEN(strs)];
     size_t ni = 0, ns = 0;
-    for (unsigned long i = fgi_cmp_since_first(mark, FGI_ARRAY_LEN(ints)); i < end; i++)
-        if (int_shape(fgi_cmp_int_at(i), size))
-            ints[ni++] = *fgi_cmp_int_at(i);
-    for (unsigned long i = fgi_cmp_strs_since_first(smark, FGI_ARRAY_LEN(strs)); i < send; i++)
-        if (str_shape(fgi_cmp_str_at(i), size))
-            strs[ns++] = *fgi_cmp_str_at(i);
+    size_t nip = end == mark ? 0 : fgi_cmp_since_ptrs(mark, ip, FGI_ARRAY_LEN(ip));
+    size_t nsp = send == smark ? 0 : fgi_cmp_strs_since_ptrs(smark, sp, FGI_ARRAY_LEN(sp));
+    for (size_t i = 0; i < nip; i++)
+        if (int_shape(ip[i], size))
+            ints[ni++] = *ip[i];
+    for (size_t i = 0; i < nsp; i++)
+        if (str_shape(sp[i], size))
+            strs[ns++] = *sp[i];
     if (ni == 0 && ns == 0)
         return 0;
     return fgi_repair_apply(buf, size, ints, ni, strs, ns);

@@ -152,3 +152,16 @@ FG_TEST(repair_is_bounded)
     CHECK_EQ_U(fgi_repair_apply(b, 4 * FGI_ARRAY_LEN(c), c, FGI_ARRAY_LEN(c), NULL, 0),
                FGI_REPAIR_FIELDS);
 }
+
+/* The sums are the standard ones (zlib's values), past adler's deferred reduction too. */
+FG_TEST(repair_sums_are_the_standard_ones)
+{
+    static uint8_t ff[20000];
+    memset(ff, 0xff, sizeof ff);
+    CHECK_EQ_U(fgi_repair_crc32((const uint8_t *)"123456789", 9), 0xcbf43926u);
+    CHECK_EQ_U(fgi_repair_adler32((const uint8_t *)"Wikipedia", 9), 0x11e60398u);
+    CHECK_EQ_U(fgi_repair_crc32(ff, sizeof ff), 0xc16d1f09u);
+    CHECK_EQ_U(fgi_repair_adler32(ff, sizeof ff), 0x9f51d664u);
+    CHECK_EQ_U(fgi_repair_crc32(ff, 0), 0u);
+    CHECK_EQ_U(fgi_repair_adler32(ff, 0), 1u);
+}
