@@ -244,9 +244,14 @@ HOT size_t run_live(void)
 
 /* 1 when `extra` more live bytes stay within the allowance. Blocks that earlier runs of a
  * held registry left are not this run's: only total - base counts. */
+HOT int fits_with(size_t now, size_t extra)
+{
+    return extra <= heap.allowance && now <= heap.allowance - extra;
+}
+
 HOT int fits(size_t extra)
 {
-    return extra <= heap.allowance && run_live() <= heap.allowance - extra;
+    return fits_with(run_live(), extra);
 }
 
 HOT void raise_peak(size_t *peak)
@@ -318,21 +323,26 @@ HOT int own_forget(const void *p, size_t *size)
     return forget(&heap.own, p, size) || other_forget(p, size);
 }
 
-/* Checks an allocation of `size` before it is made. Returns 0 to proceed. */
-HOT int own_admit(size_t size, uintptr_t site)
+/* Checks an allocation of `size` before it is made: the run's live bytes, or SIZE_MAX
+ * when it would pass the allowance (refused: on the case's thread, this does not return). */
+HOT size_t own_admit(size_t size, uintptr_t site)
 {
     drain();
-    if (fits(size))
-        return 0;
-    refuse(size, site); /* on the case's thread, does not return */
-    return -1;
+    size_t now = run_live();
+    if (fits_with(now, size))
+        return now;
+    refuse(size, site);
+    return SIZE_MAX;
 }
 
-HOT void *own_record(void *p, size_t size, uintptr_t site)
+/* Records the owner's new block; `before`: the run's live bytes own_admit saw, so the
+ * peak needs no second sum (another thread's change meanwhile is not this call's). */
+HOT void *own_record(void *p, size_t size, uintptr_t site, size_t before)
 {
     if (p) {
         insert(&heap.own, p, size, site);
-        raise_peak(&heap.peak);
+        if (before + size > heap.peak)
+            heap.peak = before + size;
     }
     return p;
 }
@@ -387,9 +397,10 @@ static void defer_free(void *p)
 #define ALLOCATE(call, size, site)                                                        \
     do {                                                                                   \
         if (OWNER()) {                                                                     \
-            if (own_admit((size), (site)) != 0)                                            \
+            size_t before_ = own_admit((size), (site));                                    \
+            if (before_ == SIZE_MAX)                                                       \
                 return errno = ENOMEM, NULL;                                               \
-            return own_record((call), (size), (site));                                     \
+            return own_record((call), (size), (site), before_);                            \
         }                                                                                  \
         if ((size) > heap.allowance) {                                                     \
             refuse((size), (site));                                                        \
@@ -498,7 +509,8 @@ INTERPOSED void *realloc(void *p, size_t size)
     int known = own_forget(p, &old);
     if (state == HELD)
         return FGI_REAL(realloc)(p, size);
-    if (!fits(size)) {
+    size_t before = run_live();
+    if (!fits_with(before, size)) {
         if (known)
             insert(&heap.own, p, old, site); /* still the caller's */
         refuse(size, site); /* on the case's thread, does not return */
@@ -506,7 +518,7 @@ INTERPOSED void *realloc(void *p, size_t size)
     }
     void *q = FGI_REAL(realloc)(p, size);
     if (q)
-        return own_record(q, size, site);
+        return own_record(q, size, site, before);
     if (known)
         insert(&heap.own, p, old, site); /* the block did not move: still the caller's */
     return NULL;
