@@ -31,12 +31,6 @@ typedef struct probe {
     int cmp_traced;
 } probe;
 
-static void count_one(void *ctx, uint64_t feature)
-{
-    (void)feature;
-    ++*(size_t *)ctx;
-}
-
 static FG_NORETURN void probe_child(const fgi_lf_hooks *h, int w)
 {
     int null = open("/dev/null", O_RDWR);
@@ -49,8 +43,7 @@ static FG_NORETURN void probe_child(const fgi_lf_hooks *h, int w)
     probe p = {0};
     fgi_cov_reset();
     h->test_one(none, 0);
-    size_t features = 0;
-    p.edges_hit = fgi_cov_features(count_one, &features);
+    p.edges_hit = fgi_cov_features(NULL, 0); /* the count alone */
     fgi_cov_describe(&p.cov);
     p.cmp_traced = fgi_cmp_traced();
     ssize_t n = write(w, &p, sizeof p);

@@ -287,42 +287,45 @@ static inline unsigned bucket(uint8_t hits)
 #define FEATURE(id, index, hits) ((id) ^ ((uint64_t)(index) << 3 | bucket(hits)))
 #define PC_MAP_ID (0x7063ULL << 48) /* the trace-pc map's "module id": no soname hash */
 
-/* Scans a counter array a word at a time (most words are zero). */
-static size_t scan(const uint8_t *c, size_t n, uint64_t id,
-                   void (*fn)(void *ctx, uint64_t feature), void *ctx)
+/* Writes feature number `hit` when it fits; returns the next number. */
+static inline size_t put(uint64_t *out, size_t cap, size_t hit, uint64_t feature)
 {
-    size_t hit = 0, i = 0;
+    if (hit < cap)
+        out[hit] = feature;
+    return hit + 1;
+}
+
+/* Scans a counter array a word at a time (most words are zero), numbering from hit. */
+static size_t scan(const uint8_t *c, size_t n, uint64_t id, uint64_t *out, size_t cap,
+                   size_t hit)
+{
+    size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         uint64_t w;
         memcpy(&w, c + i, 8);
         if (!w)
             continue;
         for (size_t j = i; j < i + 8; j++)
-            if (c[j]) {
-                hit++;
-                fn(ctx, FEATURE(id, j, c[j]));
-            }
+            if (c[j])
+                hit = put(out, cap, hit, FEATURE(id, j, c[j]));
     }
     for (; i < n; i++)
-        if (c[i]) {
-            hit++;
-            fn(ctx, FEATURE(id, i, c[i]));
-        }
+        if (c[i])
+            hit = put(out, cap, hit, FEATURE(id, i, c[i]));
     return hit;
 }
 
-size_t fgi_cov_features(void (*fn)(void *ctx, uint64_t feature), void *ctx)
+size_t fgi_cov_features(uint64_t *out, size_t cap)
 {
     size_t hit = 0;
     for (unsigned i = 0; i < cov.nmods; i++)
-        hit += scan(cov.mods[i].counters, cov.mods[i].count, cov.mods[i].id, fn, ctx);
+        hit = scan(cov.mods[i].counters, cov.mods[i].count, cov.mods[i].id, out, cap, hit);
     if (cov.pc_used && cov.ntouched > PC_TOUCHED) {
-        hit += scan(cov.pc_map, PC_MAP_SIZE, PC_MAP_ID, fn, ctx);
+        hit = scan(cov.pc_map, PC_MAP_SIZE, PC_MAP_ID, out, cap, hit);
     } else if (cov.pc_used) {
         for (unsigned i = 0; i < cov.ntouched; i++) {
             uint32_t j = cov.touched[i];
-            hit++;
-            fn(ctx, FEATURE(PC_MAP_ID, j, cov.pc_map[j]));
+            hit = put(out, cap, hit, FEATURE(PC_MAP_ID, j, cov.pc_map[j]));
         }
     }
     return hit;

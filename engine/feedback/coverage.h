@@ -16,9 +16,12 @@
 FGI_HIDDEN int fgi_cov_enabled(void);
 /* Clears every counter; call before a case. */
 FGI_HIDDEN void fgi_cov_reset(void);
-/* Calls fn(ctx, feature) for each feature the last case hit: one per (edge, bucket), the
- * buckets being 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+. Returns the number of edges hit. */
-FGI_HIDDEN size_t fgi_cov_features(void (*fn)(void *ctx, uint64_t feature), void *ctx);
+/* Writes the features the last case hit to out, as many as fit in cap: one per edge hit,
+ * the edge with its hit count's bucket (1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+). Returns
+ * how many there are, which may be more than cap (call again with room for them all: the
+ * counters are unchanged until fgi_cov_reset). A buffer, not a callback a feature: the
+ * executor runs this on every case. */
+FGI_HIDDEN size_t fgi_cov_features(uint64_t *out, size_t cap);
 /* The deterministic time budget: the most edges a case may execute before it is ended as
  * a `timeout` finding, counted where the instrumentation calls back per edge (gcc
  * trace-pc, clang trace-pc-guard; inline 8-bit counters have no callback to count with).

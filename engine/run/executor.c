@@ -17,26 +17,54 @@
 
 /* Collects one of the case's features (coverage, comparisons, fg_feature) and adds it to
  * the case's feature hash; account_features does the rest once all are in. */
+/* Room for cap features in the case's buffers; 0, or -1 (the run's error set). */
+static int feats_room(run *r, size_t cap)
+{
+    uint64_t *f = fgi_realloc(r->ex.feat, cap * sizeof *f);
+    uint64_t *m = f ? fgi_realloc(r->ex.feat_mixed, cap * sizeof *m) : NULL;
+    if (f)
+        r->ex.feat = f;
+    if (m)
+        r->ex.feat_mixed = m;
+    if (!f || !m) {
+        fgi_run_error(r, FG_ENOMEM);
+        return -1;
+    }
+    r->ex.feat_cap = cap;
+    return 0;
+}
+
 static void collect_feature(void *ctx, uint64_t feature)
 {
     run *r = ctx;
-    if (r->ex.nfeat == r->ex.feat_cap) {
-        size_t cap = r->ex.feat_cap ? 2 * r->ex.feat_cap : 256;
-        uint64_t *f = fgi_realloc(r->ex.feat, cap * sizeof *f);
-        uint64_t *m = f ? fgi_realloc(r->ex.feat_mixed, cap * sizeof *m) : NULL;
-        if (f)
-            r->ex.feat = f;
-        if (m)
-            r->ex.feat_mixed = m;
-        if (!f || !m)
-            return fgi_run_error(r, FG_ENOMEM);
-        r->ex.feat_cap = cap;
-    }
+    if (r->ex.nfeat == r->ex.feat_cap &&
+        feats_room(r, r->ex.feat_cap ? 2 * r->ex.feat_cap : 256) != 0)
+        return;
     feature = feature ? feature : 1;
     uint64_t mixed = fg_mix64(feature); /* the fingerprint's term and every set's slot hash */
     r->ex.fhash += mixed;
     r->ex.feat[r->ex.nfeat] = feature;
     r->ex.feat_mixed[r->ex.nfeat++] = mixed;
+}
+
+/* Collects the case's coverage features (engine/feedback/coverage.h), into the buffer in
+ * one pass when they fit (the common case), and mixes each for the feature hash. */
+static void collect_coverage(run *r)
+{
+    size_t n = fgi_cov_features(r->ex.feat, r->ex.feat_cap);
+    if (n > r->ex.feat_cap) {
+        if (feats_room(r, FGI_MAX(2 * r->ex.feat_cap, n)) != 0)
+            return;
+        n = fgi_cov_features(r->ex.feat, r->ex.feat_cap);
+    }
+    uint64_t *feat = r->ex.feat, *mixed = r->ex.feat_mixed, fhash = 0;
+    for (size_t i = 0; i < n; i++) {
+        feat[i] = feat[i] ? feat[i] : 1;
+        mixed[i] = fg_mix64(feat[i]);
+        fhash += mixed[i];
+    }
+    r->ex.nfeat = n;
+    r->ex.fhash = fhash;
 }
 
 /* One feature of a case whose set is new to the chunk (or not yet looked up for news):
@@ -136,7 +164,7 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     r->ex.nfeat = 0;
     r->ex.fhash = 0;
     if (fgi_cov_enabled())
-        fgi_cov_features(collect_feature, r);
+        collect_coverage(r);
     else /* a plain build: comparisons against constants it had not met (cmp.h) */
         fgi_cmp_constants(data, size, mark, smark, collect_feature, r);
     fgi_signals_each(collect_feature, r); /* fg_feature, fg_maximize */
