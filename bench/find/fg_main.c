@@ -16,7 +16,7 @@
             abort();                                                                       \
         return 0;                                                                          \
     }                                                                                      \
-    FG_TARGET(find_##name, .flags = FG_NO_CORPUS,
+    FG_TARGET(find_##name, .flags = FG_NO_CORPUS,                                         \
               .run = find_##name##_run, .what = text, .max_len = 64)
 
 FIND_TARGET(magic4, "a 4-byte magic compared as one integer")
