@@ -43,7 +43,7 @@ static FG_NORETURN void probe_child(const fgi_lf_hooks *h, int w)
     probe p = {0};
     fgi_cov_reset();
     h->test_one(none, 0);
-    p.edges_hit = fgi_cov_features(NULL, 0); /* the count alone */
+    p.edges_hit = fgi_cov_features(NULL, NULL, 0); /* the count alone */
     fgi_cov_describe(&p.cov);
     p.cmp_traced = fgi_cmp_traced();
     ssize_t n = write(w, &p, sizeof p);

@@ -30,6 +30,7 @@ typedef struct module {
     size_t count;
     uint64_t id;         /* hash of the module's soname */
     int owned;           /* counters allocated here (trace-pc-guard) */
+    size_t dense;        /* the dense index of its counter 0, bucket 0 (see dense_of) */
 } module;
 
 /* Process-wide because the compiler's callbacks have no context. Registration happens
@@ -55,7 +56,8 @@ static struct {
     uint64_t left;             /* edges this case may still execute (callback
                                   instrumentation); UINT64_MAX when it has no budget */
     uint64_t budget;           /* the case's limit, for the finding; 0 = none */
-} cov = {.left = UINT64_MAX};
+    size_t dense_end;          /* one past the largest dense index (fgi_cov_dense_size) */
+} cov = {.left = UINT64_MAX, .dense_end = 8 * PC_MAP_SIZE};
 
 /* Counts one executed edge; the edge after the budget's last ends the case (on its own
  * thread). A count down, not up: one test per edge on the hot path. An edge run past the
@@ -137,6 +139,8 @@ static void add_module(uint8_t *counters, size_t count, const void *code, int ow
     m->count = count;
     m->id = module_of((uintptr_t)code, &base);
     m->owned = owned;
+    m->dense = cov.dense_end;
+    cov.dense_end += 8 * count;
     cov.enabled = 1;
 }
 
@@ -287,17 +291,30 @@ static inline unsigned bucket(uint8_t hits)
 #define FEATURE(id, index, hits) ((id) ^ ((uint64_t)(index) << 3 | bucket(hits)))
 #define PC_MAP_ID (0x7063ULL << 48) /* the trace-pc map's "module id": no soname hash */
 
-/* Writes feature number `hit` when it fits; returns the next number. */
-static inline size_t put(uint64_t *out, size_t cap, size_t hit, uint64_t feature)
+/* A counter's dense index: the trace-pc map's slots first (8 indices a slot, one a
+ * bucket), then each module's counters in the order the modules registered. */
+#define DENSE(base, index, hits) ((base) + 8 * (size_t)(index) + bucket(hits))
+
+/* The features written so far and where they go. */
+typedef struct sink {
+    uint64_t *out;
+    uint32_t *dense; /* or NULL */
+    size_t cap, hit;
+} sink;
+
+/* Writes feature number s->hit (key and dense index) when it fits; counts it always. */
+static inline void put(sink *s, uint64_t feature, size_t dense)
 {
-    if (hit < cap)
-        out[hit] = feature;
-    return hit + 1;
+    if (s->hit < s->cap) {
+        s->out[s->hit] = feature;
+        if (s->dense)
+            s->dense[s->hit] = (uint32_t)dense;
+    }
+    s->hit++;
 }
 
-/* Scans a counter array a word at a time (most words are zero), numbering from hit. */
-static size_t scan(const uint8_t *c, size_t n, uint64_t id, uint64_t *out, size_t cap,
-                   size_t hit)
+/* Scans a counter array a word at a time (most words are zero). */
+static void scan(const uint8_t *c, size_t n, uint64_t id, size_t base, sink *s)
 {
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -307,28 +324,32 @@ static size_t scan(const uint8_t *c, size_t n, uint64_t id, uint64_t *out, size_
             continue;
         for (size_t j = i; j < i + 8; j++)
             if (c[j])
-                hit = put(out, cap, hit, FEATURE(id, j, c[j]));
+                put(s, FEATURE(id, j, c[j]), DENSE(base, j, c[j]));
     }
     for (; i < n; i++)
         if (c[i])
-            hit = put(out, cap, hit, FEATURE(id, i, c[i]));
-    return hit;
+            put(s, FEATURE(id, i, c[i]), DENSE(base, i, c[i]));
 }
 
-size_t fgi_cov_features(uint64_t *out, size_t cap)
+size_t fgi_cov_features(uint64_t *out, uint32_t *dense, size_t cap)
 {
-    size_t hit = 0;
+    sink s = {out, dense, cap, 0};
     for (unsigned i = 0; i < cov.nmods; i++)
-        hit = scan(cov.mods[i].counters, cov.mods[i].count, cov.mods[i].id, out, cap, hit);
+        scan(cov.mods[i].counters, cov.mods[i].count, cov.mods[i].id, cov.mods[i].dense, &s);
     if (cov.pc_used && cov.ntouched > PC_TOUCHED) {
-        hit = scan(cov.pc_map, PC_MAP_SIZE, PC_MAP_ID, out, cap, hit);
+        scan(cov.pc_map, PC_MAP_SIZE, PC_MAP_ID, 0, &s);
     } else if (cov.pc_used) {
         for (unsigned i = 0; i < cov.ntouched; i++) {
             uint32_t j = cov.touched[i];
-            hit = put(out, cap, hit, FEATURE(PC_MAP_ID, j, cov.pc_map[j]));
+            put(&s, FEATURE(PC_MAP_ID, j, cov.pc_map[j]), DENSE(0, j, cov.pc_map[j]));
         }
     }
-    return hit;
+    return s.hit;
+}
+
+size_t fgi_cov_dense_size(void)
+{
+    return cov.dense_end;
 }
 
 void fgi_cov_describe(fgi_cov_info *out)

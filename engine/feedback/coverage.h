@@ -20,8 +20,13 @@ FGI_HIDDEN void fgi_cov_reset(void);
  * the edge with its hit count's bucket (1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+). Returns
  * how many there are, which may be more than cap (call again with room for them all: the
  * counters are unchanged until fgi_cov_reset). A buffer, not a callback a feature: the
- * executor runs this on every case. */
-FGI_HIDDEN size_t fgi_cov_features(uint64_t *out, size_t cap);
+ * executor runs this on every case. Unless `dense` is NULL, beside each feature its dense
+ * index: a small number naming the same (edge, bucket) in this process, below
+ * fgi_cov_dense_size(), for tables indexed directly rather than hashed. */
+FGI_HIDDEN size_t fgi_cov_features(uint64_t *out, uint32_t *dense, size_t cap);
+/* One past the largest dense index a feature can have now; it grows when a module
+ * registers (dlopen), and the indices already given keep their meaning. */
+FGI_HIDDEN size_t fgi_cov_dense_size(void);
 /* The deterministic time budget: the most edges a case may execute before it is ended as
  * a `timeout` finding, counted where the instrumentation calls back per edge (gcc
  * trace-pc, clang trace-pc-guard; inline 8-bit counters have no callback to count with).

@@ -15,18 +15,19 @@
 
 /* ---- the executor side: running cases --------------------------------------------- */
 
-/* Collects one of the case's features (coverage, comparisons, fg_feature) and adds it to
- * the case's feature hash; account_features does the rest once all are in. */
 /* Room for cap features in the case's buffers; 0, or -1 (the run's error set). */
 static int feats_room(run *r, size_t cap)
 {
     uint64_t *f = fgi_realloc(r->ex.feat, cap * sizeof *f);
-    uint64_t *m = f ? fgi_realloc(r->ex.feat_mixed, cap * sizeof *m) : NULL;
     if (f)
         r->ex.feat = f;
+    uint64_t *m = f ? fgi_realloc(r->ex.feat_mixed, cap * sizeof *m) : NULL;
     if (m)
         r->ex.feat_mixed = m;
-    if (!f || !m) {
+    uint32_t *d = m ? fgi_realloc(r->ex.feat_dense, cap * sizeof *d) : NULL;
+    if (d)
+        r->ex.feat_dense = d;
+    if (!d) {
         fgi_run_error(r, FG_ENOMEM);
         return -1;
     }
@@ -34,6 +35,9 @@ static int feats_room(run *r, size_t cap)
     return 0;
 }
 
+/* Collects one of the case's other features (comparisons, fg_feature), after its
+ * coverage ones, and adds it to the case's feature hash; account_features does the rest
+ * once all are in. */
 static void collect_feature(void *ctx, uint64_t feature)
 {
     run *r = ctx;
@@ -47,42 +51,47 @@ static void collect_feature(void *ctx, uint64_t feature)
     r->ex.feat_mixed[r->ex.nfeat++] = mixed;
 }
 
-/* Collects the case's coverage features (engine/feedback/coverage.h), into the buffer in
- * one pass when they fit (the common case), and mixes each for the feature hash. */
+/* Collects the case's coverage features (engine/feedback/coverage.h) with their dense
+ * indices, into the buffers in one pass when they fit (the common case), and mixes each
+ * for the feature hash. */
 static void collect_coverage(run *r)
 {
-    size_t n = fgi_cov_features(r->ex.feat, r->ex.feat_cap);
+    size_t n = fgi_cov_features(r->ex.feat, r->ex.feat_dense, r->ex.feat_cap);
     if (n > r->ex.feat_cap) {
         if (feats_room(r, FGI_MAX(2 * r->ex.feat_cap, n)) != 0)
             return;
-        n = fgi_cov_features(r->ex.feat, r->ex.feat_cap);
+        n = fgi_cov_features(r->ex.feat, r->ex.feat_dense, r->ex.feat_cap);
     }
+    if (fgi_covcount_reserve(&r->ex.cc, fgi_cov_dense_size()) != 0 ||
+        fgi_covcount_room(&r->ex.cc, n) != 0)
+        return fgi_run_error(r, FG_ENOMEM);
     uint64_t *feat = r->ex.feat, *mixed = r->ex.feat_mixed, fhash = 0;
     for (size_t i = 0; i < n; i++) {
         feat[i] = feat[i] ? feat[i] : 1;
         mixed[i] = fg_mix64(feat[i]);
         fhash += mixed[i];
     }
-    r->ex.nfeat = n;
+    r->ex.nfeat = r->ex.ncov = n;
     r->ex.fhash = fhash;
 }
 
-/* One feature of a case whose set is new to the chunk (or not yet looked up for news):
- * its hit counted (unless `counted`: the set's repeat count stands for it), and, unless the
- * case is blocked, kept as a candidate key when neither the snapshot has it nor this
- * executor sent it (a replayed case sends every feature). */
-static void account_feature(run *r, uint64_t feature, uint64_t mixed, int counted)
+/* A feature of an unblocked case that may be news: kept as a candidate key when neither
+ * the snapshot has it nor this executor sent it this epoch (a replayed case sends every
+ * feature). d: its dense index, whose known bit is set once either is so; -1 for a
+ * feature without one. */
+static void account_news(run *r, uint64_t feature, uint64_t mixed, long d)
 {
-    if (!counted && fgi_novelty_bump_mixed(&r->ex.dfeat, feature, mixed, 1) < 0)
-        return fgi_run_error(r, FG_ENOMEM);
-    if (r->ex.blocked)
-        return;
-    if (!r->ex.full) { /* a replayed input sends every feature (merge, budget: below) */
-        if (fgi_novelty_has_mixed(&r->snap.features, feature, mixed))
+    if (!r->ex.full) {
+        if (fgi_novelty_has_mixed(&r->snap.features, feature, mixed)) {
+            if (d >= 0)
+                (void)fgi_covcount_mark(&r->ex.cc, (uint32_t)d, 0); /* on failure: a lookup */
             return;
+        }
         int rc = fgi_novelty_bump_mixed(&r->ex.sent, feature, mixed, 0);
         if (rc < 0)
             return fgi_run_error(r, FG_ENOMEM);
+        if (d >= 0)
+            (void)fgi_covcount_mark(&r->ex.cc, (uint32_t)d, 1);
         if (!rc)
             return;
     }
@@ -97,25 +106,27 @@ static void account_feature(run *r, uint64_t feature, uint64_t mixed, int counte
     r->ex.ckeys[r->ex.nckeys++] = feature;
 }
 
-/* The case's collected features: a set the chunk already looked up costs one lookup
- * (engine/run/featsets.h); any other, a count and a lookup a feature. */
+/* The case's collected features: each one's hit counted for the chunk (coverage by dense
+ * index, engine/run/covcount.h; the rest in the hit-count table), then, unless the case
+ * is blocked, each looked up for news — a coverage feature whose known bit is set needs
+ * no lookup. */
 static void account_features(run *r)
 {
-    size_t n = r->ex.nfeat;
-    fgi_featset *set = r->ex.full ? NULL : fgi_featsets_find(&r->ex.sets, r->ex.fhash, n);
-    if (set && (set->checked || r->ex.blocked)) {
-        set->repeats++;
+    const uint64_t *feat = r->ex.feat, *mixed = r->ex.feat_mixed;
+    const uint32_t *dense = r->ex.feat_dense;
+    size_t n = r->ex.nfeat, ncov = r->ex.ncov;
+    for (size_t i = 0; i < ncov; i++)
+        fgi_covcount_hit(&r->ex.cc, dense[i], feat[i]);
+    for (size_t i = ncov; i < n; i++)
+        if (fgi_novelty_bump_mixed(&r->ex.dfeat, feat[i], mixed[i], 1) < 0)
+            return fgi_run_error(r, FG_ENOMEM);
+    if (r->ex.blocked)
         return;
+    for (size_t i = 0; i < n && r->err == FG_OK; i++) {
+        if (i < ncov && !r->ex.full && fgi_covcount_known(&r->ex.cc, dense[i]))
+            continue;
+        account_news(r, feat[i], mixed[i], i < ncov ? (long)dense[i] : -1);
     }
-    for (size_t i = 0; i < n && r->err == FG_OK; i++)
-        account_feature(r, r->ex.feat[i], r->ex.feat_mixed[i], set != NULL);
-    if (r->err != FG_OK || r->ex.full)
-        return;
-    if (set)
-        set->repeats++;
-    else if (!(set = fgi_featsets_add(&r->ex.sets, r->ex.fhash, r->ex.feat, n)))
-        return fgi_run_error(r, FG_ENOMEM);
-    set->checked = !r->ex.blocked;
 }
 
 static void emit_record(run *r, uint32_t type, fgi_cand *c, fgi_hits *h)
@@ -161,7 +172,7 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
         }
     }
     r->ex.nckeys = 0;
-    r->ex.nfeat = 0;
+    r->ex.nfeat = r->ex.ncov = 0;
     r->ex.fhash = 0;
     if (fgi_cov_enabled())
         collect_coverage(r);
@@ -276,19 +287,24 @@ static void run_position(run *r, uint64_t seq)
     }
 }
 
-static void flush_hits(run *r, fgi_novelty *d, int which)
+/* The chunk's hit counts of one kind as a record: the dense coverage counts (cc, for
+ * features; NULL for signatures) in the order first hit, then table d's in slot order.
+ * The snapshot sums them, so the order changes nothing. */
+static void flush_hits(run *r, fgi_covcount *cc, fgi_novelty *d, int which)
 {
-    if (!d->count)
+    size_t n = d->count + (cc ? cc->ntouched : 0);
+    if (!n)
         return;
     fgi_hits h = {.which = which, .n = 0};
-    h.keys = fgi_malloc(d->count * sizeof *h.keys);
-    h.counts = fgi_malloc(d->count * sizeof *h.counts);
+    h.keys = fgi_malloc(n * sizeof *h.keys);
+    h.counts = fgi_malloc(n * sizeof *h.counts);
     if (!h.keys || !h.counts) {
         fgi_free(h.keys);
         fgi_free(h.counts);
         return fgi_run_error(r, FG_ENOMEM);
     }
-    h.n = fgi_novelty_drain(d, h.keys, h.counts); /* slot order, as ever */
+    h.n = cc ? fgi_covcount_drain(cc, h.keys, h.counts) : 0;
+    h.n += fgi_novelty_drain(d, h.keys + h.n, h.counts + h.n);
     emit_record(r, FGI_MSG_HITS, NULL, &h);
 }
 
@@ -324,10 +340,8 @@ static void chunk_done(run *r)
     if (fs)
         window_finding(r, fs, &res);
     fgi_harness_window(&r->ex.exec, 1);
-    if (fgi_featsets_flush(&r->ex.sets, &r->ex.dfeat) != 0)
-        return fgi_run_error(r, FG_ENOMEM);
-    flush_hits(r, &r->ex.dsig, FGI_HITS_SIG);
-    flush_hits(r, &r->ex.dfeat, FGI_HITS_FEATURE);
+    flush_hits(r, NULL, &r->ex.dsig, FGI_HITS_SIG);
+    flush_hits(r, &r->ex.cc, &r->ex.dfeat, FGI_HITS_FEATURE);
 }
 
 /* An executor of several: the epoch's records from the supervisor, up to its end marker.
@@ -396,6 +410,7 @@ void fgi_executor_run(run *r, unsigned j, uint64_t from)
             }
         }
         fgi_novelty_clear(&r->ex.sent);
+        fgi_covcount_epoch_end(&r->ex.cc);
         if (r->ex.msg_fd >= 0 && fgi_wire_send(r->ex.msg_fd, FGI_MSG_EPOCH, &end, sizeof end) != 0)
             fgi_run_error(r, FG_EIO);
         r->prog.reached = end;

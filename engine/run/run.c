@@ -98,7 +98,7 @@ fg_error fgi_run_open(run *r, fg_session *s, const fg_target *t)
     fgi_novelty_init_scratch(&r->ex.dsig);
     fgi_novelty_init_scratch(&r->ex.dfeat);
     fgi_novelty_init_scratch(&r->ex.sent);
-    fgi_featsets_init(&r->ex.sets);
+    fgi_covcount_init(&r->ex.cc);
     fgi_corpus_init(&r->snap.corpus);
     fgi_sched_init(&r->snap.sched, r->plan.max_len);
     r->snap.corpus.features = &r->snap.features;
@@ -219,7 +219,8 @@ fg_error fgi_run_close(run *r, fg_error e, fg_outcome **out, int watch)
     fgi_free(r->ex.ckeys);
     fgi_free(r->ex.feat);
     fgi_free(r->ex.feat_mixed);
-    fgi_featsets_free(&r->ex.sets);
+    fgi_free(r->ex.feat_dense);
+    fgi_covcount_free(&r->ex.cc);
     fgi_free(r->ex.own_work);
     fgi_free(r->ex.scratch);
     if (e == FG_OK)

@@ -36,7 +36,7 @@
 #include "engine/run/corpus.h"
 #include "engine/run/schedule.h"
 #include "engine/run/epoch.h"
-#include "engine/run/featsets.h"
+#include "engine/run/covcount.h"
 #include "engine/run/novelty.h"
 #include "engine/run/session.h"
 #include "engine/supervise/supervisor.h"
@@ -109,9 +109,10 @@ typedef struct run {
         int fds_open;
         fgi_novelty dsig, dfeat; /* this chunk's hit counts */
         fgi_novelty sent;        /* keys this executor already sent this epoch */
-        fgi_featsets sets;       /* this chunk's distinct feature sets (featsets.h) */
+        fgi_covcount cc;         /* coverage hit counts and known bits (covcount.h) */
         uint64_t *feat, *feat_mixed; /* the current case's features, and fg_mix64 of each */
-        size_t nfeat, feat_cap;
+        uint32_t *feat_dense;    /* the coverage ones' dense indices */
+        size_t nfeat, ncov, feat_cap; /* features; the first ncov are coverage ones */
         uint64_t *ckeys;         /* the current case's candidate features */
         size_t nckeys, ckeys_cap;
         int blocked;             /* the current case may not be kept (rejected, unguided) */

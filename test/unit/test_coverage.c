@@ -19,7 +19,7 @@ typedef struct seen {
 /* The features of the last case into s (at most 128); returns how many there are. */
 static size_t collect(seen *s)
 {
-    size_t n = fgi_cov_features(s->f, 128);
+    size_t n = fgi_cov_features(s->f, NULL, 128);
     s->n = n < 128 ? n : 128;
     return n;
 }
@@ -65,11 +65,27 @@ FG_TEST(coverage_counters_become_bucketed_features)
     counters[3] = 1;
     counters[39] = 200;
     uint64_t two[3] = {0, 0, 77};
-    CHECK_EQ_U(fgi_cov_features(two, 2), 3);
+    CHECK_EQ_U(fgi_cov_features(two, NULL, 2), 3);
     CHECK(two[2] == 77 && two[0] && two[1]);
     seen e = {.n = 0};
     CHECK_EQ_U(collect(&e), 3);
     CHECK(e.f[0] == two[0] && e.f[1] == two[1]);
+
+    /* Dense indices: one per (edge, bucket), below the dense size, the same feature the
+     * same index and another bucket another index. */
+    uint64_t f3[3];
+    uint32_t d3[3], d1[1];
+    CHECK_EQ_U(fgi_cov_features(f3, d3, 3), 3);
+    CHECK(d3[0] != d3[1] && d3[1] != d3[2] && d3[0] != d3[2]);
+    for (int i = 0; i < 3; i++)
+        CHECK(d3[i] < fgi_cov_dense_size());
+    fgi_cov_reset();
+    counters[39] = 200;
+    CHECK_EQ_U(fgi_cov_features(f3, d1, 1), 1);
+    CHECK(f3[0] == e.f[2] && d1[0] == d3[2]);
+    counters[39] = 1; /* another bucket */
+    CHECK_EQ_U(fgi_cov_features(f3, d1, 1), 1);
+    CHECK(d1[0] != d3[2]);
     fgi_cov_reset();
 }
 
