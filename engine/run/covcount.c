@@ -23,6 +23,17 @@ int fgi_covcount_reserve(fgi_covcount *c, size_t size)
     if (size <= c->size)
         return 0;
     size = (size + 63) / 64 * 64; /* whole bitmap words */
+    if (!c->size) { /* calloc: the pages no feature touches are never made resident */
+        c->count = fgi_calloc(size, sizeof *c->count);
+        c->known = c->count ? fgi_calloc(size / 64, sizeof *c->known) : NULL;
+        if (!c->known) {
+            fgi_free(c->count);
+            c->count = NULL;
+            return -1;
+        }
+        c->size = size;
+        return 0;
+    }
     uint32_t *count = fgi_realloc(c->count, size * sizeof *count);
     if (!count)
         return -1;
