@@ -190,7 +190,8 @@ HOT void insert(table *t, void *p, size_t size, uintptr_t site)
         t->high = n;
     slot s = {(uintptr_t)p, size, site, heap.gen, t->epoch};
     place(t->slots, t->cap, &s);
-    add_live(t, 1, size, +1);
+    atomic_store_explicit(&t->count, n, RELAXED); /* add_live, with the count at hand */
+    atomic_store_explicit(&t->live, LIVE(t) + size, RELAXED);
 }
 
 /* Removes the slot at i, shifting the rest of its cluster back over the hole. */
