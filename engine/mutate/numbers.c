@@ -35,14 +35,32 @@ static inline int may_start(const uint8_t *buf, size_t size, size_t at)
 
 /* A token has a digit within its first three bytes, so the scan skips to the next digit
  * (a test a byte) and looks only at the two bytes before it and the digit itself. */
+/* The first digit in buf[d..lim), else lim: eight bytes at a time while none of them is
+ * one (a byte x is a digit when x ^ '0' is below 10; the word test is Bit Twiddling
+ * Hacks' "has a byte less than n", exact for n <= 128). */
+static size_t next_digit(const uint8_t *buf, size_t d, size_t lim)
+{
+    const uint64_t ones = 0x0101010101010101ULL;
+    for (; d + 8 <= lim; d += 8) {
+        uint64_t w;
+        memcpy(&w, buf + d, 8);
+        w ^= 0x30 * ones;
+        if ((w - 10 * ones) & ~w & 0x80 * ones)
+            break;
+    }
+    while (d < lim && !is_digit(buf[d]))
+        d++;
+    return d;
+}
+
 size_t fgi_num_next_start(const uint8_t *buf, size_t size, size_t i, size_t end)
 {
     FG_ASSERT(end <= size);
+    /* A token starting before end has its digit before end + 2. */
+    size_t lim = end + 2 < size ? end + 2 : size;
     while (i < end) {
-        size_t d = i;
-        while (d < size && !is_digit(buf[d]))
-            d++;
-        if (d == size)
+        size_t d = next_digit(buf, i, lim);
+        if (d == lim)
             return end;
         for (size_t at = d >= i + 2 ? d - 2 : i; at <= d && at < end; at++)
             if (may_start(buf, size, at))
@@ -52,11 +70,42 @@ size_t fgi_num_next_start(const uint8_t *buf, size_t size, size_t i, size_t end)
     return end;
 }
 
+/* A plain decimal token at p (at most n bytes): an optional sign, 1 to 18 digits, then
+ * the end or a byte that cannot continue a number — its value (*neg: the sign) and
+ * length; 0 for anything else, which strtod reads: a fraction, an exponent, hex, 19 or
+ * more digits, or a ',' or non-ASCII byte after the digits (a locale's decimal point).
+ * Most tokens are plain, and strtod costs ~300 instructions a call. */
+static int plain_decimal(const uint8_t *p, size_t n, long long *v, int *neg, size_t *len)
+{
+    size_t i = n > 0 && (p[0] == '-' || p[0] == '+'), d0 = i;
+    long long x = 0;
+    for (; i < n && is_digit(p[i]) && i - d0 < 18; i++)
+        x = 10 * x + (p[i] - '0');
+    if (i == d0)
+        return 0;
+    if (i < n) {
+        uint8_t c = p[i];
+        if (is_digit(c) || c == '.' || c == ',' || c == 'e' || c == 'E' || c == 'x' ||
+            c == 'X' || c >= 0x80)
+            return 0;
+    }
+    *neg = p[0] == '-';
+    *v = *neg ? -x : x;
+    *len = i;
+    return 1;
+}
+
 int fgi_num_token(const uint8_t *buf, size_t size, size_t at, double *value, size_t *len)
 {
     FG_ASSERT(at < size);
     if (!may_start(buf, size, at))
         return 0;
+    long long v;
+    int neg;
+    if (plain_decimal(buf + at, size - at, &v, &neg, len)) {
+        *value = neg && v == 0 ? -0.0 : (double)v; /* rounded to nearest, as strtod */
+        return 1;
+    }
     /* strtod wants a NUL-terminated string; 63 bytes hold any number worth replacing. */
     char text[64];
     size_t n = FGI_MIN(size - at, sizeof text - 1);
@@ -118,14 +167,20 @@ static double nudge(double v, int is_float, int up)
  * token does not start as an integer (".5"). */
 static int int_value(const uint8_t *p, size_t n, unsigned w, double *out)
 {
-    char text[64];
-    n = FGI_MIN(n, sizeof text - 1);
-    memcpy(text, p, n);
-    text[n] = '\0';
-    char *end;
-    long long v = strtoll(text, &end, 0);
-    if (end == text)
-        return 0;
+    long long v;
+    int neg;
+    size_t len, d0 = n > 0 && (p[0] == '-' || p[0] == '+');
+    /* A plain decimal token is its own value, unless a leading 0 makes it octal to strtol */
+    if (!plain_decimal(p, n, &v, &neg, &len) || len != n || (p[d0] == '0' && len > d0 + 1)) {
+        char text[64];
+        n = FGI_MIN(n, sizeof text - 1);
+        memcpy(text, p, n);
+        text[n] = '\0';
+        char *end;
+        v = strtoll(text, &end, 0);
+        if (end == text)
+            return 0;
+    }
     long long hi = w >= 8 ? LLONG_MAX : (1LL << (8 * w - 1)) - 1, lo = -hi - 1;
     *out = (double)(v < lo ? lo : v > hi ? hi : v);
     return 1;

@@ -122,10 +122,11 @@ FG_TEST(numbers_tokens)
 FG_TEST(numbers_next_start_skips_no_token)
 {
     static const char *const pieces[] = {" ", ",", "\xff", "-", "+", ".", "5", "17", "0x",
-                                         "e", "a", "_", "+.", "-.", "x"};
+                                         "e", "a", "_", "+.", "-.", "x", "\xb0", ":", "/",
+                                         "        "};
     fgi_rng r;
     fgi_rng_case(&r, 7, 1, 0);
-    uint8_t buf[24];
+    uint8_t buf[40];
     for (int round = 0; round < 4000; round++) {
         size_t size = 0, want_size = (size_t)fgi_rng_below(&r, sizeof buf + 1);
         while (size < want_size) {
@@ -149,5 +150,40 @@ FG_TEST(numbers_next_start_skips_no_token)
             printf("  round %d: size %zu from %zu end %zu: want %zu, got %zu\n", round, size,
                    from, end, want, got);
         CHECK(got == want);
+    }
+}
+
+/* Tokens read without strtod (plain decimals) read as strtod reads them: the same value,
+ * bit for bit (-0 included), and the same length; tokens drawn from pieces that make
+ * plain decimals, their edges (18 and 19 digits, a sign, a trailing '.', ',', 'e', 'x') and
+ * the rest. */
+FG_TEST(numbers_tokens_read_as_strtod_reads_them)
+{
+    static const char *const pieces[] = {"-", "+", "0", "7", "123456789", "999999999", ".",
+                                         ",", "e", "E5", "x", "1f", " ", "\xc3", "5", "00"};
+    fgi_rng r;
+    fgi_rng_case(&r, 11, 3, 0);
+    for (int round = 0; round < 20000; round++) {
+        char buf[48];
+        size_t size = 0, want = 1 + (size_t)fgi_rng_below(&r, 40);
+        while (size < want) {
+            const char *p = pieces[fgi_rng_below(&r, FGI_ARRAY_LEN(pieces))];
+            for (; *p && size < want; p++)
+                buf[size++] = *p;
+        }
+        double v = 0;
+        size_t len = 0;
+        if (!fgi_num_token((const uint8_t *)buf, size, 0, &v, &len))
+            continue;
+        char text[64];
+        memcpy(text, buf, size);
+        text[size] = '\0';
+        char *end;
+        double ref = strtod(text, &end);
+        int ok = len == (size_t)(end - text) && memcmp(&v, &ref, sizeof v) == 0;
+        if (!ok)
+            printf("  round %d: \"%.*s\": got %.17g (%zu bytes), strtod %.17g (%zu)\n", round,
+                   (int)size, buf, v, len, ref, (size_t)(end - text));
+        CHECK(ok);
     }
 }
