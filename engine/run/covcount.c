@@ -34,7 +34,7 @@ int fgi_covcount_reserve(fgi_covcount *c, size_t size)
         c->size = size;
         return 0;
     }
-    uint32_t *count = fgi_realloc(c->count, size * sizeof *count);
+    uint8_t *count = fgi_realloc(c->count, size * sizeof *count);
     if (!count)
         return -1;
     c->count = count;

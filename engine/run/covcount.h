@@ -21,7 +21,8 @@
 #include "engine/internal.h"
 
 typedef struct fgi_covcount {
-    uint32_t *count;     /* hits this chunk, by dense index */
+    uint8_t *count;      /* hits this chunk, by dense index: a chunk is at most 64 cases
+                          * (FGI_RUN_CHUNK), and a byte keeps the array cache-sized */
     uint64_t *known;     /* bitmap by dense index (see above) */
     size_t size;         /* dense indices the arrays hold */
     uint32_t *touched;   /* indices hit this chunk, in the order first hit... */
@@ -40,10 +41,11 @@ FGI_HIDDEN int fgi_covcount_reserve(fgi_covcount *c, size_t size);
 /* Room for n more first hits this chunk. 0, or -1 when out of memory. */
 FGI_HIDDEN int fgi_covcount_room(fgi_covcount *c, size_t n);
 
-/* Counts one hit of (key, d); room for a first hit must have been made. */
+/* Counts one hit of (key, d); room for a first hit must have been made. At most 254 hits
+ * a chunk (each case counts a feature once). */
 static inline void fgi_covcount_hit(fgi_covcount *c, uint32_t d, uint64_t key)
 {
-    FG_ASSERT(d < c->size);
+    FG_ASSERT(d < c->size && c->count[d] < UINT8_MAX);
     if (c->count[d]++ == 0) {
         FG_ASSERT(c->ntouched < c->touched_cap);
         c->touched[c->ntouched] = d;

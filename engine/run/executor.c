@@ -15,6 +15,8 @@
 
 /* ---- the executor side: running cases --------------------------------------------- */
 
+_Static_assert(FGI_RUN_CHUNK < UINT8_MAX, "covcount.h counts a chunk's hits in a byte");
+
 /* Room for cap features in the case's buffers; 0, or -1 (the run's error set). */
 static int feats_room(run *r, size_t cap)
 {

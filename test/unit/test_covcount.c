@@ -22,13 +22,20 @@ FG_TEST(covcount_drains_what_the_table_counted)
     fgi_rng r;
     fgi_rng_case(&r, 5, 2, 0);
     for (int chunk = 0; chunk < 3; chunk++) {
-        for (int hit = 0; hit < 20000; hit++) {
-            uint32_t d = (uint32_t)(fgi_rng_chance(&r, 3, 4) ? fgi_rng_below(&r, 16)
-                                                              : fgi_rng_below(&r, SPACE));
-            uint64_t key = fg_mix64(d) | 1; /* a key per index, as coverage.c gives */
-            CHECK(fgi_covcount_room(&c, 1) == 0);
-            fgi_covcount_hit(&c, d, key);
-            CHECK(fgi_novelty_add(&table, key) >= 0);
+        /* 64 cases (a chunk), each hitting a feature at most once: a few common ones
+         * and a spread of others */
+        for (int k = 0; k < 64; k++) {
+            uint8_t seen[SPACE] = {0};
+            for (int hit = 0; hit < 300; hit++) {
+                uint32_t d = (uint32_t)(fgi_rng_chance(&r, 1, 2) ? fgi_rng_below(&r, 16)
+                                                                  : fgi_rng_below(&r, SPACE));
+                if (seen[d]++)
+                    continue;
+                uint64_t key = fg_mix64(d) | 1; /* a key per index, as coverage.c gives */
+                CHECK(fgi_covcount_room(&c, 1) == 0);
+                fgi_covcount_hit(&c, d, key);
+                CHECK(fgi_novelty_add(&table, key) >= 0);
+            }
         }
         size_t n = c.ntouched;
         CHECK_EQ_U(n, table.count);
