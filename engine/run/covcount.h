@@ -41,16 +41,17 @@ FGI_HIDDEN int fgi_covcount_reserve(fgi_covcount *c, size_t size);
 /* Room for n more first hits this chunk. 0, or -1 when out of memory. */
 FGI_HIDDEN int fgi_covcount_room(fgi_covcount *c, size_t n);
 
-/* Counts one hit of (key, d); room for a first hit must have been made. At most 254 hits
- * a chunk (each case counts a feature once). */
+/* Counts one hit of (key, d); room for a first hit must have been made. A chunk counts a
+ * feature once a case, so it stays far below the byte's limit, where it would stop. */
 static inline void fgi_covcount_hit(fgi_covcount *c, uint32_t d, uint64_t key)
 {
-    FG_ASSERT(d < c->size && c->count[d] < UINT8_MAX);
-    if (c->count[d]++ == 0) {
+    FG_ASSERT(d < c->size);
+    if (c->count[d] == 0) {
         FG_ASSERT(c->ntouched < c->touched_cap);
         c->touched[c->ntouched] = d;
         c->keys[c->ntouched++] = key;
     }
+    c->count[d] += c->count[d] < UINT8_MAX;
 }
 
 static inline int fgi_covcount_known(const fgi_covcount *c, uint32_t d)
