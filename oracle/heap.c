@@ -245,14 +245,9 @@ HOT size_t run_live(void)
 
 /* 1 when `extra` more live bytes stay within the allowance. Blocks that earlier runs of a
  * held registry left are not this run's: only total - base counts. */
-HOT int fits_with(size_t now, size_t extra)
-{
-    return extra <= heap.allowance && now <= heap.allowance - extra;
-}
-
 HOT int fits(size_t extra)
 {
-    return fits_with(run_live(), extra);
+    return extra <= heap.allowance && run_live() <= heap.allowance - extra;
 }
 
 HOT void raise_peak(size_t *peak)
@@ -324,26 +319,21 @@ HOT int own_forget(const void *p, size_t *size)
     return forget(&heap.own, p, size) || other_forget(p, size);
 }
 
-/* Checks an allocation of `size` before it is made: the run's live bytes, or SIZE_MAX
- * when it would pass the allowance (refused: on the case's thread, this does not return). */
-HOT size_t own_admit(size_t size, uintptr_t site)
+/* Checks an allocation of `size` before it is made. Returns 0 to proceed. */
+HOT int own_admit(size_t size, uintptr_t site)
 {
     drain();
-    size_t now = run_live();
-    if (fits_with(now, size))
-        return now;
-    refuse(size, site);
-    return SIZE_MAX;
+    if (fits(size))
+        return 0;
+    refuse(size, site); /* on the case's thread, does not return */
+    return -1;
 }
 
-/* Records the owner's new block; `before`: the run's live bytes own_admit saw, so the
- * peak needs no second sum (another thread's change meanwhile is not this call's). */
-HOT void *own_record(void *p, size_t size, uintptr_t site, size_t before)
+HOT void *own_record(void *p, size_t size, uintptr_t site)
 {
     if (p) {
         insert(&heap.own, p, size, site);
-        if (before + size > heap.peak)
-            heap.peak = before + size;
+        raise_peak(&heap.peak);
     }
     return p;
 }
@@ -398,10 +388,9 @@ static void defer_free(void *p)
 #define ALLOCATE(call, size, site)                                                        \
     do {                                                                                   \
         if (OWNER()) {                                                                     \
-            size_t before_ = own_admit((size), (site));                                    \
-            if (before_ == SIZE_MAX)                                                       \
+            if (own_admit((size), (site)) != 0)                                            \
                 return errno = ENOMEM, NULL;                                               \
-            return own_record((call), (size), (site), before_);                            \
+            return own_record((call), (size), (site));                                     \
         }                                                                                  \
         if ((size) > heap.allowance) {                                                     \
             refuse((size), (site));                                                        \
@@ -510,8 +499,7 @@ INTERPOSED void *realloc(void *p, size_t size)
     int known = own_forget(p, &old);
     if (state == HELD)
         return FGI_REAL(realloc)(p, size);
-    size_t before = run_live();
-    if (!fits_with(before, size)) {
+    if (!fits(size)) {
         if (known)
             insert(&heap.own, p, old, site); /* still the caller's */
         refuse(size, site); /* on the case's thread, does not return */
@@ -519,7 +507,7 @@ INTERPOSED void *realloc(void *p, size_t size)
     }
     void *q = FGI_REAL(realloc)(p, size);
     if (q)
-        return own_record(q, size, site, before);
+        return own_record(q, size, site);
     if (known)
         insert(&heap.own, p, old, site); /* the block did not move: still the caller's */
     return NULL;

@@ -1,25 +1,29 @@
 /* engine/mutate/repair.c — checksum repair: stored fields rewritten with computed values. */
 #include "engine/mutate/repair.h"
 
+#include <pthread.h>
 #include <string.h>
 
-/* CRC-32 a byte at a time by table (built on first use: not by a constructor, see
- * engine/feedback/coverage.c's bucket table): repair tests every case's 4-byte string
- * comparisons against the CRC of what precedes and follows the field. */
+/* CRC-32 a byte at a time by table: repair tests every case's 4-byte string comparisons
+ * against the CRC of what precedes and follows the field. Built once, on first use, by
+ * pthread_once (any thread may call this; not a constructor: see engine/feedback/
+ * coverage.c's bucket table). */
 static uint32_t crc_table[256];
-static int crc_ready;
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void build_crc_table(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
+        crc_table[i] = c;
+    }
+}
 
 uint32_t fgi_repair_crc32(const uint8_t *p, size_t n)
 {
-    if (!crc_ready) {
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; k++)
-                c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
-            crc_table[i] = c;
-        }
-        crc_ready = 1;
-    }
+    pthread_once(&crc_once, build_crc_table);
     uint32_t crc = 0xffffffffu;
     for (size_t i = 0; i < n; i++)
         crc = (crc >> 8) ^ crc_table[(crc ^ p[i]) & 0xff];

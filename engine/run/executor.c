@@ -60,9 +60,11 @@ static void collect_coverage(run *r)
 {
     size_t n = fgi_cov_features(r->ex.feat, r->ex.feat_dense, r->ex.feat_cap);
     if (n > r->ex.feat_cap) {
-        if (feats_room(r, FGI_MAX(2 * r->ex.feat_cap, n)) != 0)
+        /* Room to spare: a thread the case left running may hit an edge in between. */
+        if (feats_room(r, FGI_MAX(2 * r->ex.feat_cap, n + n / 4 + 64)) != 0)
             return;
         n = fgi_cov_features(r->ex.feat, r->ex.feat_dense, r->ex.feat_cap);
+        n = FGI_MIN(n, r->ex.feat_cap); /* and never past the buffers */
     }
     if (fgi_covcount_reserve(&r->ex.cc, fgi_cov_dense_size()) != 0 ||
         fgi_covcount_room(&r->ex.cc, n) != 0)

@@ -244,6 +244,28 @@ FG_TEST(heap_a_held_registry_counts_frees_across_runs)
     other_stop();
 }
 
+/* A held run that frees an earlier run's block and allocates a larger one peaks at what
+ * the total grew by past the held bytes (keep the latest: 90 in, 50 out), as the registry
+ * invariant defines the peak: not at the new block's whole size. */
+FG_TEST(heap_a_held_run_peaks_at_its_growth_past_the_held_bytes)
+{
+    fgi_heap_report r;
+    fgi_heap_hold(1);
+    fgi_heap_arm(ROOMY);
+    void *a = heap_malloc(50);
+    fgi_heap_disarm(&r);
+    fgi_heap_arm(ROOMY); /* base: 50 */
+    heap_free(a);
+    void *b = heap_malloc(90);
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_bytes, 90);
+    CHECK_EQ_U(r.peak_bytes, 40);
+    fgi_heap_hold(0);
+    fgi_heap_arm(ROOMY);
+    fgi_heap_disarm(&r);
+    heap_free(b);
+}
+
 /* The worker gives the case's block back and asks for as much again: the block it freed
  * waits for the case's thread, but it is not counted against the allowance meanwhile. */
 static void *free_then_malloc(void *p)

@@ -78,9 +78,12 @@ static int apply_once(const fgi_mutator *mu, fgi_rng *r, const input *in, uint8_
     memset(scratch, 0x3c, in->max);
     memset(scratch + in->max, CANARY, GUARD);
     memcpy(before, buf, cap);
+    size_t reals = 0; /* as fgi_sched_lend has it from the entry */
+    for (size_t i = 0; i < mut_nlocal; i++)
+        reals += mut_local[i].kind != FGI_CMP_INTEGER;
     fgi_mut m = {.rng = r, .other = in->other, .other_size = in->other_size,
                  .scratch = scratch, .dict = mut_dict, .local = mut_local,
-                 .nlocal = mut_nlocal, .hot = mut_hot};
+                 .nlocal = mut_nlocal, .nlocal_reals = reals, .hot = mut_hot};
     size_t got = mu->fn(&m, buf, in->size, in->max);
     int ok = guard_intact(buf + in->max) && guard_intact(scratch + in->max);
     CHECK_MUT(guard_intact(buf + in->max), mu);
