@@ -211,10 +211,11 @@ unsigned long fgi_cmp_mark_strs(void)
 
 size_t fgi_cmp_strs_since(unsigned long mark, fgi_cmp_str *out, size_t cap)
 {
-    unsigned long n = since_count(cmp.nstrs, mark, FGI_CMP_STRS, cap);
-    for (unsigned long i = 0; i < n; i++)
-        out[i] = cmp.strs[(cmp.nstrs - n + i) % FGI_CMP_STRS];
-    return (size_t)n;
+    const fgi_cmp_str *p[FGI_CMP_STRS]; /* the ring holds no more */
+    size_t n = fgi_cmp_strs_since_ptrs(mark, p, cap < FGI_CMP_STRS ? cap : FGI_CMP_STRS);
+    for (size_t i = 0; i < n; i++)
+        out[i] = *p[i];
+    return n;
 }
 
 unsigned long fgi_cmp_mark(void)
@@ -224,10 +225,11 @@ unsigned long fgi_cmp_mark(void)
 
 size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap)
 {
-    unsigned long n = since_count(cmp.nints, mark, FGI_CMP_INTS, cap);
-    for (unsigned long i = 0; i < n; i++)
-        out[i] = cmp.ints[(cmp.nints - n + i) % FGI_CMP_INTS];
-    return (size_t)n;
+    const fgi_cmp_int *p[FGI_CMP_INTS]; /* the ring holds no more */
+    size_t n = fgi_cmp_since_ptrs(mark, p, cap < FGI_CMP_INTS ? cap : FGI_CMP_INTS);
+    for (size_t i = 0; i < n; i++)
+        out[i] = *p[i];
+    return n;
 }
 
 size_t fgi_cmp_since_ptrs(unsigned long mark, const fgi_cmp_int **out, size_t cap)

@@ -33,8 +33,6 @@ static inline int may_start(const uint8_t *buf, size_t size, size_t at)
     return d < size && is_digit(buf[d]);
 }
 
-/* A token has a digit within its first three bytes, so the scan skips to the next digit
- * (a test a byte) and looks only at the two bytes before it and the digit itself. */
 /* The first digit in buf[d..lim), else lim: eight bytes at a time while none of them is
  * one (a byte x is a digit when x ^ '0' is below 10; the word test is Bit Twiddling
  * Hacks' "has a byte less than n", exact for n <= 128). */
@@ -53,6 +51,8 @@ static size_t next_digit(const uint8_t *buf, size_t d, size_t lim)
     return d;
 }
 
+/* A token has a digit within its first three bytes, so the scan skips to the next digit
+ * and looks only at the two bytes before it and the digit itself. */
 size_t fgi_num_next_start(const uint8_t *buf, size_t size, size_t i, size_t end)
 {
     FG_ASSERT(end <= size);

@@ -37,6 +37,14 @@ static int feats_room(run *r, size_t cap)
     return 0;
 }
 
+/* Feature i of the case's buffers as the tables take it (never 0), and its term in the
+ * case's feature hash: fg_mix64 of it, also every table's slot hash. */
+static inline uint64_t feature_term(uint64_t *feat, uint64_t *mixed, size_t i)
+{
+    feat[i] = feat[i] ? feat[i] : 1;
+    return mixed[i] = fg_mix64(feat[i]);
+}
+
 /* Collects one of the case's other features (comparisons, fg_feature), after its
  * coverage ones, and adds it to the case's feature hash; account_features does the rest
  * once all are in. */
@@ -46,11 +54,8 @@ static void collect_feature(void *ctx, uint64_t feature)
     if (r->ex.nfeat == r->ex.feat_cap &&
         feats_room(r, r->ex.feat_cap ? 2 * r->ex.feat_cap : 256) != 0)
         return;
-    feature = feature ? feature : 1;
-    uint64_t mixed = fg_mix64(feature); /* the fingerprint's term and every set's slot hash */
-    r->ex.fhash += mixed;
     r->ex.feat[r->ex.nfeat] = feature;
-    r->ex.feat_mixed[r->ex.nfeat++] = mixed;
+    r->ex.fhash += feature_term(r->ex.feat, r->ex.feat_mixed, r->ex.nfeat++);
 }
 
 /* Collects the case's coverage features (engine/feedback/coverage.h) with their dense
@@ -70,11 +75,8 @@ static void collect_coverage(run *r)
         fgi_covcount_room(&r->ex.cc, n) != 0)
         return fgi_run_error(r, FG_ENOMEM);
     uint64_t *feat = r->ex.feat, *mixed = r->ex.feat_mixed, fhash = 0;
-    for (size_t i = 0; i < n; i++) {
-        feat[i] = feat[i] ? feat[i] : 1;
-        mixed[i] = fg_mix64(feat[i]);
-        fhash += mixed[i];
-    }
+    for (size_t i = 0; i < n; i++)
+        fhash += feature_term(feat, mixed, i);
     r->ex.nfeat = r->ex.ncov = n;
     r->ex.fhash = fhash;
 }
