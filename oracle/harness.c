@@ -177,7 +177,7 @@ static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
                      "an allocation of %zu bytes on another thread would have passed the "
                      "case's allowance of %zu bytes",
                      heap->refused_size, allowance);
-        } else if (size && memcmp(in, data, size) != 0) {
+        } else if (size && fgi_memcmp_quiet(in, data, size) != 0) {
             size_t at = 0;
             while (in[at] == data[at])
                 at++;

@@ -34,6 +34,10 @@ typedef struct fgi_cmp_str {
     uint8_t alen, blen;
 } fgi_cmp_str;
 
+/* The C library's memcmp past the comparison hook (engine/feedback/strhook.c): for the
+ * engine's own comparisons, which are no target's and need not pay for its bookkeeping. */
+FGI_HIDDEN int fgi_memcmp_quiet(const void *a, const void *b, size_t n);
+
 /* 1 once a trace-cmp callback has fired, in a case or not: the build has comparison
  * tracing (for a start-up banner). */
 FGI_HIDDEN int fgi_cmp_traced(void);

@@ -405,7 +405,7 @@ static size_t find_from(fgi_rng *r, const uint8_t *buf, size_t size, const uint8
             if (!hit)
                 continue;
         }
-        if (memcmp(hit, needle, n) == 0)
+        if (fgi_memcmp_quiet(hit, needle, n) == 0)
             return at;
     }
     return SIZE_MAX;

@@ -61,35 +61,89 @@ static void encode(uint8_t *out, uint64_t v, unsigned w, int big)
         out[big ? w - 1 - i : i] = (uint8_t)(v >> (8 * i));
 }
 
+/* Whether the n (<= 8) bytes at a and b are the same. Not memcmp: the engine's own calls
+ * would go through the comparison hook (engine/feedback/strhook.c) and its bookkeeping. */
+static inline int same(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
 /* The first offset of needle (n bytes) in buf, or SIZE_MAX. */
 static size_t find(const uint8_t *buf, size_t size, const uint8_t *needle, size_t n)
 {
     for (size_t i = 0; n && i + n <= size; i++)
-        if (buf[i] == needle[0] && memcmp(buf + i, needle, n) == 0)
+        if (buf[i] == needle[0] && same(buf + i, needle, n))
             return i;
     return SIZE_MAX;
 }
 
+/* The smaller of the two readings (little- and big-endian) of the w bytes at y (w <= 8;
+ * y has 8 readable bytes: a comparison's operand or an 8-byte field buffer). A byte sum y
+ * may be is at least this. */
+_Static_assert(FGI_CMP_STR_MAX >= 8, "repair reads 8 bytes of an operand");
+static uint64_t sum_floor(const uint8_t *y, unsigned w)
+{
+    uint64_t le = 0; /* a fixed 8: the compilers make this one load */
+    for (unsigned i = 0; i < 8; i++)
+        le |= (uint64_t)y[i] << (8 * i);
+    uint64_t be = __builtin_bswap64(le) >> (64 - 8 * w);
+    if (w < 8)
+        le &= (1ULL << (8 * w)) - 1;
+    return le < be ? le : be;
+}
+
+/* Whether a w-byte field whose smaller reading is `least` may hold the byte sum of n
+ * bytes: the sum is at most 255 n, and is cut to w bytes only when it can outgrow them.
+ * A cheap test that saves passes over the input for the comparisons no sum can match (a
+ * file's magic, a tag). */
+static int may_be_sum(uint64_t least, unsigned w, size_t n)
+{
+    if (w < 8 && n >= (UINT64_MAX >> (64 - 8 * w)) / 255)
+        return 1; /* the sum may outgrow w bytes: any value may be its cut */
+    return least <= 255 * (uint64_t)n;
+}
+
+/* Whether the 4 bytes y, read in some byte order, may be an Adler-32: both halves are
+ * sums modulo 65521. */
+static int may_be_adler(const uint8_t *y)
+{
+    for (int big = 0; big < 2; big++) {
+        uint32_t hi = (uint32_t)y[big ? 0 : 3] << 8 | y[big ? 1 : 2];
+        uint32_t lo = (uint32_t)y[big ? 2 : 1] << 8 | y[big ? 3 : 0];
+        if (hi < 65521u && lo < 65521u)
+            return 1;
+    }
+    return 0;
+}
+
 /* Are the w bytes y a checksum (CRC-32 or Adler-32 when w is 4, the byte sum for any w,
  * either byte order) of the input before the field at p, or after it? `sums_only`: the
- * integer shape, where any 4- or 8-byte value is trusted and only small ones need this. */
+ * integer shape, where any 4- or 8-byte value is trusted and only small ones need this.
+ * A sum y cannot be is not computed. */
 static int is_checksum_of(const uint8_t *buf, size_t size, size_t p, unsigned w,
                           const uint8_t *y, int sums_only)
 {
     const uint8_t *part[2] = {buf, buf + p + w};
     size_t len[2] = {p, size - p - w};
+    int crc = w == 4 && !sums_only, adler = crc && may_be_adler(y);
+    uint64_t least = sum_floor(y, w);
     for (int r = 0; r < 2; r++) {
-        uint64_t sums[3] = {byte_sum(part[r], len[r]), 0, 0};
-        int nsums = 1;
-        if (w == 4 && !sums_only) {
+        uint64_t sums[3];
+        int nsums = 0;
+        if (may_be_sum(least, w, len[r]))
+            sums[nsums++] = byte_sum(part[r], len[r]);
+        if (crc)
             sums[nsums++] = fgi_repair_crc32(part[r], len[r]);
+        if (adler)
             sums[nsums++] = fgi_repair_adler32(part[r], len[r]);
-        }
         for (int s = 0; s < nsums; s++)
             for (int big = 0; big < 2; big++) {
                 uint8_t e[8];
                 encode(e, sums[s], w, big);
-                if (memcmp(e, y, w) == 0)
+                if (same(e, y, w))
                     return 1;
             }
     }
@@ -115,11 +169,12 @@ static inline int int_shape(const fgi_cmp_int *c, size_t size)
 }
 
 /* Whether a byte-string comparison has a stored field's shape: equal widths of 1, 2, 4 or
- * 8 bytes that fit the input. */
+ * 8 bytes that fit the input, and different bytes (an equal pair has nothing to repair). */
 static inline int str_shape(const fgi_cmp_str *c, size_t size)
 {
     unsigned w = c->alen;
-    return c->alen == c->blen && (w == 1 || w == 2 || w == 4 || w == 8) && w <= size;
+    return c->alen == c->blen && (w == 1 || w == 2 || w == 4 || w == 8) && w <= size &&
+           !same(c->a, c->b, w);
 }
 
 /* An integer comparison of stored x (in the input) with computed y (not in it). */
@@ -134,6 +189,8 @@ static unsigned repair_int(uint8_t *buf, size_t size, const fgi_cmp_int *c)
             uint8_t ex[8], ey[8];
             encode(ex, x, w, big);
             encode(ey, y, w, big);
+            if (w < 4 && !may_be_sum(sum_floor(ey, w), w, size - w))
+                continue; /* no byte sum of the input (the only 2-byte checksum) */
             size_t p = find(buf, size, ex, w);
             if (p == SIZE_MAX || find(buf, size, ey, w) != SIZE_MAX)
                 continue;
@@ -152,6 +209,8 @@ static unsigned repair_str(uint8_t *buf, size_t size, const fgi_cmp_str *c)
         return 0;
     for (int side = 0; side < 2; side++) {
         const uint8_t *x = side ? c->b : c->a, *y = side ? c->a : c->b;
+        if (w != 4 && !may_be_sum(sum_floor(y, w), w, size - w))
+            continue; /* no checksum of the input: only a 4-byte field can be a CRC */
         size_t p = find(buf, size, x, w);
         if (p != SIZE_MAX && find(buf, size, y, w) == SIZE_MAX &&
             is_checksum_of(buf, size, p, w, y, 0))

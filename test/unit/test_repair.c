@@ -118,6 +118,37 @@ FG_TEST(repair_two_byte_sum)
     CHECK_EQ_U(fgi_repair_apply(b, sizeof b, &c, 1, NULL, 0), 0);
 }
 
+/* A byte sum as a byte-string field of every width, either byte order, before or after
+ * the payload, at its largest (every payload byte 0xff: 255 n exactly, the bound the
+ * repair's shortcut tests) and a value one past it, which no sum of the payload can be. */
+FG_TEST(repair_bytes_compare_byte_sum_every_width)
+{
+    enum { N = 300 };
+    static const unsigned widths[] = {1, 2, 4, 8};
+    for (unsigned wi = 0; wi < FGI_ARRAY_LEN(widths); wi++)
+        for (int big = 0; big < 2; big++)
+            for (int after = 0; after < 2; after++) {
+                unsigned w = widths[wi];
+                uint8_t b[N + 8];
+                size_t field = after ? N : 0, data = after ? 0 : w;
+                memset(b + data, 0xff, N);
+                memset(b + field, 0x5a, w); /* stale */
+                uint64_t sum = 255u * N;
+                fgi_cmp_str c = {.alen = (uint8_t)w, .blen = (uint8_t)w};
+                memcpy(c.a, b + field, w);
+                for (unsigned i = 0; i < w; i++)
+                    c.b[big ? w - 1 - i : i] = (uint8_t)(sum >> (8 * i));
+                CHECK_EQ_U(fgi_repair_apply(b, N + w, NULL, 0, &c, 1), 1);
+                CHECK(memcmp(b + field, c.b, w) == 0);
+                if (w < 4)
+                    continue; /* a one- or two-byte sum wraps: any value may be one */
+                memset(b + field, 0x5a, w);
+                for (unsigned i = 0; i < w; i++)
+                    c.b[big ? w - 1 - i : i] = (uint8_t)((sum + 1) >> (8 * i));
+                CHECK_EQ_U(fgi_repair_apply(b, N + w, NULL, 0, &c, 1), 0);
+            }
+}
+
 /* What is not a checksum compare is left alone. */
 FG_TEST(repair_leaves_other_comparisons_alone)
 {
