@@ -59,8 +59,11 @@ static void collect_feature(void *ctx, uint64_t feature)
 }
 
 /* Collects the case's coverage features (engine/feedback/coverage.h) with their dense
- * indices, into the buffers in one pass when they fit (the common case), and mixes each
- * for the feature hash. */
+ * indices, into the buffers in one pass when they fit (the common case); then, in one
+ * loop over them, adds each to the case's feature hash, counts its hit for the chunk
+ * (covcount.h) and keeps in the buffers only those account_features must look up: none
+ * for a blocked case; for a replayed one all; else those whose known bit is clear (most
+ * of a case's coverage is known, and is done with here). */
 static void collect_coverage(run *r)
 {
     size_t n = fgi_cov_features(r->ex.feat, r->ex.feat_dense, r->ex.feat_cap);
@@ -74,10 +77,22 @@ static void collect_coverage(run *r)
     if (fgi_covcount_reserve(&r->ex.cc, fgi_cov_dense_size()) != 0 ||
         fgi_covcount_room(&r->ex.cc, n) != 0)
         return fgi_run_error(r, FG_ENOMEM);
-    uint64_t *feat = r->ex.feat, *mixed = r->ex.feat_mixed, fhash = 0;
-    for (size_t i = 0; i < n; i++)
-        fhash += feature_term(feat, mixed, i);
-    r->ex.nfeat = r->ex.ncov = n;
+    fgi_covcount *cc = &r->ex.cc;
+    uint64_t *feat = r->ex.feat, fhash = 0;
+    uint32_t *dense = r->ex.feat_dense;
+    size_t kept = 0;
+    int blocked = r->ex.blocked, full = r->ex.full;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t f = feat[i] ? feat[i] : 1;
+        uint32_t d = dense[i];
+        fhash += fg_mix64(f);
+        fgi_covcount_hit(cc, d, f);
+        if (!blocked && (full || !fgi_covcount_known(cc, d))) {
+            feat[kept] = f; /* kept <= i: in place */
+            dense[kept++] = d;
+        }
+    }
+    r->ex.nfeat = r->ex.ncov = kept;
     r->ex.fhash = fhash;
 }
 
@@ -112,27 +127,22 @@ static void account_news(run *r, uint64_t feature, uint64_t mixed, long d)
     r->ex.ckeys[r->ex.nckeys++] = feature;
 }
 
-/* The case's collected features: each one's hit counted for the chunk (coverage by dense
- * index, engine/run/covcount.h; the rest in the hit-count table), then, unless the case
- * is blocked, each looked up for news — a coverage feature whose known bit is set needs
- * no lookup. */
+/* The case's collected features after collect_coverage's loop: the other features' hits
+ * counted in the hit-count table; then, unless the case is blocked, each looked up for
+ * news (the coverage ones left are those whose known bit was clear). */
 static void account_features(run *r)
 {
     const uint64_t *feat = r->ex.feat, *mixed = r->ex.feat_mixed;
     const uint32_t *dense = r->ex.feat_dense;
     size_t n = r->ex.nfeat, ncov = r->ex.ncov;
-    for (size_t i = 0; i < ncov; i++)
-        fgi_covcount_hit(&r->ex.cc, dense[i], feat[i]);
     for (size_t i = ncov; i < n; i++)
         if (fgi_novelty_bump_mixed(&r->ex.dfeat, feat[i], mixed[i], 1) < 0)
             return fgi_run_error(r, FG_ENOMEM);
     if (r->ex.blocked)
         return;
-    for (size_t i = 0; i < n && r->err == FG_OK; i++) {
-        if (i < ncov && !r->ex.full && fgi_covcount_known(&r->ex.cc, dense[i]))
-            continue;
-        account_news(r, feat[i], mixed[i], i < ncov ? (long)dense[i] : -1);
-    }
+    for (size_t i = 0; i < n && r->err == FG_OK; i++)
+        account_news(r, feat[i], i < ncov ? fg_mix64(feat[i]) : mixed[i],
+                     i < ncov ? (long)dense[i] : -1);
 }
 
 static void emit_record(run *r, uint32_t type, fgi_cand *c, fgi_hits *h)

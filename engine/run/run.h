@@ -110,9 +110,11 @@ typedef struct run {
         fgi_novelty dsig, dfeat; /* this chunk's hit counts */
         fgi_novelty sent;        /* keys this executor already sent this epoch */
         fgi_covcount cc;         /* coverage hit counts and known bits (covcount.h) */
-        uint64_t *feat, *feat_mixed; /* the current case's features, and fg_mix64 of each */
+        uint64_t *feat, *feat_mixed; /* the current case's features to look up, and
+                                      * fg_mix64 of each past the coverage ones */
         uint32_t *feat_dense;    /* the coverage ones' dense indices */
-        size_t nfeat, ncov, feat_cap; /* features; the first ncov are coverage ones */
+        size_t nfeat, ncov, feat_cap; /* features; the first ncov are coverage ones (those
+                                       * collect_coverage left to look up) */
         uint64_t *ckeys;         /* the current case's candidate features */
         size_t nckeys, ckeys_cap;
         int blocked;             /* the current case may not be kept (rejected, unguided) */
