@@ -44,8 +44,8 @@ static struct {
     int pc_used;               /* trace-pc fired at least once */
     uint32_t touched[PC_TOUCHED]; /* pc_map slots that went 0 -> 1 this case... */
     unsigned ntouched;         /* ...how many; PC_TOUCHED + 1 = too many, scan the map */
-    uintptr_t last_lo, last_hi; /* the module range of the last trace-pc lookup */
-    uint64_t last_id;
+    uintptr_t last_lo, last_len; /* the module range of the last trace-pc lookup, */
+    uint64_t last_key;          /* and its id - last_lo (see __sanitizer_cov_trace_pc) */
     struct pc_range {          /* the ranges looked up so far (a few: see trace_pc) */
         uintptr_t lo, hi;
         uint64_t id;
@@ -59,15 +59,9 @@ static struct {
     size_t dense_end;          /* one past the largest dense index (fgi_cov_dense_size) */
 } cov = {.left = UINT64_MAX, .dense_end = 8 * PC_MAP_SIZE};
 
-/* Counts one executed edge; the edge after the budget's last ends the case (on its own
- * thread). A count down, not up: one test per edge on the hot path. An edge run past the
- * budget on another thread leaves `left` at 0, so the case thread's next edge ends it. */
-static inline void count_edge(void)
+/* The edge after the budget's last: ends the case (on its own thread). */
+__attribute__((noinline, cold)) static void budget_spent(void)
 {
-    if (cov.left) {
-        cov.left--;
-        return;
-    }
     if (cov.budget && fgi_case_on_thread()) {
         uint64_t budget = cov.budget;
         cov.budget = 0;
@@ -76,6 +70,17 @@ static inline void count_edge(void)
                      "the case executed more than %llu edges, its deterministic budget",
                      (unsigned long long)budget);
     }
+}
+
+/* Counts one executed edge. A count down, not up: one test per edge on the hot path. An
+ * edge run past the budget on another thread leaves `left` at 0, so the case thread's
+ * next edge ends it. */
+static inline void count_edge(void)
+{
+    if (__builtin_expect(cov.left != 0, 1))
+        cov.left--;
+    else
+        budget_spent();
 }
 
 void fgi_cov_budget(uint64_t edges)
@@ -194,41 +199,40 @@ void __sanitizer_cov_trace_pc_guard(uint32_t *guard)
  * caller's, often in an uninstrumented library (libpng calling the harness's read
  * function) — a case can alternate between two modules many times, so the ranges of a few
  * are kept (each loader walk is ~500 instructions). */
-__attribute__((noinline)) static int switch_range(uintptr_t pc)
+static int switch_range(uintptr_t pc)
 {
     unsigned n = cov.nranges < PC_RANGES ? cov.nranges : PC_RANGES;
-    for (unsigned i = 0; i < n; i++)
-        if (pc >= cov.ranges[i].lo && pc < cov.ranges[i].hi) {
-            cov.last_lo = cov.ranges[i].lo;
-            cov.last_hi = cov.ranges[i].hi;
-            cov.last_id = cov.ranges[i].id;
-            return 1;
-        }
-    find_ctx f = {.addr = pc};
-    dl_iterate_phdr(find_module, &f);
-    if (!f.found)
-        return 0;
-    cov.ranges[cov.nranges++ % PC_RANGES] = (struct pc_range){f.lo, f.hi, f.id};
-    cov.last_lo = f.lo;
-    cov.last_hi = f.hi;
-    cov.last_id = f.id;
-    cov.enabled = cov.pc_used = 1;
-    unsigned k = 0;
-    while (k < cov.pc_nids && cov.pc_ids[k] != f.id)
-        k++;
-    if (k == cov.pc_nids && k < MAX_MODULES)
-        cov.pc_ids[cov.pc_nids++] = f.id;
+    const struct pc_range *r = NULL;
+    for (unsigned i = 0; i < n && !r; i++)
+        if (pc >= cov.ranges[i].lo && pc < cov.ranges[i].hi)
+            r = &cov.ranges[i];
+    if (!r) {
+        find_ctx f = {.addr = pc};
+        dl_iterate_phdr(find_module, &f);
+        if (!f.found)
+            return 0;
+        struct pc_range *added = &cov.ranges[cov.nranges++ % PC_RANGES];
+        *added = (struct pc_range){f.lo, f.hi, f.id};
+        r = added;
+        cov.enabled = cov.pc_used = 1;
+        unsigned k = 0;
+        while (k < cov.pc_nids && cov.pc_ids[k] != f.id)
+            k++;
+        if (k == cov.pc_nids && k < MAX_MODULES)
+            cov.pc_ids[cov.pc_nids++] = f.id;
+    }
+    cov.last_lo = r->lo;
+    cov.last_len = r->hi - r->lo;
+    cov.last_key = r->id - r->lo;
     return 1;
 }
 
-void __sanitizer_cov_trace_pc(void)
+/* An edge at pc, inside the last range: its slot is the module's id plus pc's offset in
+ * the module (a module-relative constant, so the slot is the same in every process), by
+ * multiplicative hashing (its top 16 bits); id + (pc - lo) is last_key + pc. */
+static inline void hit_pc(uintptr_t pc)
 {
-    uintptr_t pc = (uintptr_t)__builtin_return_address(0);
-    if ((pc < cov.last_lo || pc >= cov.last_hi) && !switch_range(pc))
-        return;
-    /* The module's id plus the offset, by multiplicative hashing (its top 16 bits): an
-     * offset is a module-relative constant, so the slot is the same in every process. */
-    uint64_t h = (cov.last_id + (pc - cov.last_lo)) * 0x9e3779b97f4a7c15ULL;
+    uint64_t h = (cov.last_key + pc) * 0x9e3779b97f4a7c15ULL;
     uint32_t slot = (uint32_t)(h >> (64 - PC_MAP_BITS));
     uint8_t *c = &cov.pc_map[slot];
     if (*c == 0) {
@@ -240,6 +244,22 @@ void __sanitizer_cov_trace_pc(void)
     if (*c != 255) /* saturate */
         (*c)++;
     count_edge();
+}
+
+/* An edge outside the last range: out of line, so the common call saves no registers. */
+__attribute__((noinline)) static void trace_pc_switch(uintptr_t pc)
+{
+    if (switch_range(pc))
+        hit_pc(pc);
+}
+
+void __sanitizer_cov_trace_pc(void)
+{
+    uintptr_t pc = (uintptr_t)__builtin_return_address(0);
+    if (__builtin_expect(pc - cov.last_lo >= cov.last_len, 0))
+        trace_pc_switch(pc);
+    else
+        hit_pc(pc);
 }
 
 /* ---- the engine's side ------------------------------------------------------------- */
