@@ -231,23 +231,41 @@ HOT int forget(table *t, const void *p, size_t *size)
 
 /* ---- the accounting both sides share --------------------------------------------- */
 
-/* This run's live bytes. A block another thread freed is no longer counted while it waits
- * for the owner (a case blocked in pthread_join must not have its worker refused for
- * memory the worker already gave back); its usable size stands for its size there, which
- * errs by a few bytes toward admitting, never toward a false refusal. */
-HOT size_t run_live(void)
+/* This run's live bytes, before the clamp at 0: the total of both tables, less the blocks
+ * other threads freed that wait for the owner, less `base`. Signed: a held run that freed
+ * an earlier run's blocks is below its base. A block another thread freed is no longer
+ * counted while it waits (a case blocked in pthread_join must not have its worker refused
+ * for memory the worker already gave back); its usable size stands for its size there,
+ * which errs by a few bytes toward admitting, never toward a false refusal. */
+HOT int64_t run_excess(void)
 {
     size_t total = LIVE(&heap.own) + LIVE(&heap.other);
     size_t gone = atomic_load_explicit(&heap.deferred, RELAXED);
-    total = total > gone ? total - gone : 0;
-    return total > heap.base ? total - heap.base : 0;
+    return (int64_t)total - (int64_t)gone - (int64_t)heap.base;
 }
 
-/* 1 when `extra` more live bytes stay within the allowance. Blocks that earlier runs of a
- * held registry left are not this run's: only total - base counts. */
+HOT size_t clamp_live(int64_t excess)
+{
+    return excess > 0 ? (size_t)excess : 0;
+}
+
+/* This run's live bytes. */
+HOT size_t run_live(void)
+{
+    return clamp_live(run_excess());
+}
+
+/* 1 when `extra` more live bytes stay within the allowance, this run's excess being `now`.
+ * Blocks that earlier runs of a held registry left are not this run's: only total - base
+ * counts. */
+HOT int fits_at(int64_t now, size_t extra)
+{
+    return extra <= heap.allowance && clamp_live(now) <= heap.allowance - extra;
+}
+
 HOT int fits(size_t extra)
 {
-    return extra <= heap.allowance && run_live() <= heap.allowance - extra;
+    return fits_at(run_excess(), extra);
 }
 
 HOT void raise_peak(size_t *peak)
@@ -319,21 +337,28 @@ HOT int own_forget(const void *p, size_t *size)
     return forget(&heap.own, p, size) || other_forget(p, size);
 }
 
-/* Checks an allocation of `size` before it is made. Returns 0 to proceed. */
-HOT int own_admit(size_t size, uintptr_t site)
+/* Checks an allocation of `size` before it is made, this run's excess (run_excess) then
+ * being *now. Returns 0 to proceed. */
+HOT int own_admit(size_t size, uintptr_t site, int64_t *now)
 {
     drain();
-    if (fits(size))
+    *now = run_excess();
+    if (fits_at(*now, size))
         return 0;
     refuse(size, site); /* on the case's thread, does not return */
     return -1;
 }
 
-HOT void *own_record(void *p, size_t size, uintptr_t site)
+/* Records the owner's new block p of `size`, admitted when this run's excess was `now`:
+ * the peak is now + size, as run_live would read it after the insert (only the owner
+ * changes `own`; another thread's change in between is seen at its own call). */
+HOT void *own_record(void *p, size_t size, uintptr_t site, int64_t now)
 {
     if (p) {
         insert(&heap.own, p, size, site);
-        raise_peak(&heap.peak);
+        size_t live = clamp_live(now + (int64_t)size);
+        if (live > heap.peak)
+            heap.peak = live;
     }
     return p;
 }
@@ -388,9 +413,10 @@ static void defer_free(void *p)
 #define ALLOCATE(call, size, site)                                                        \
     do {                                                                                   \
         if (OWNER()) {                                                                     \
-            if (own_admit((size), (site)) != 0)                                            \
+            int64_t now_;                                                                  \
+            if (own_admit((size), (site), &now_) != 0)                                     \
                 return errno = ENOMEM, NULL;                                               \
-            return own_record((call), (size), (site));                                     \
+            return own_record((call), (size), (site), now_);                               \
         }                                                                                  \
         if ((size) > heap.allowance) {                                                     \
             refuse((size), (site));                                                        \
@@ -499,7 +525,8 @@ INTERPOSED void *realloc(void *p, size_t size)
     int known = own_forget(p, &old);
     if (state == HELD)
         return FGI_REAL(realloc)(p, size);
-    if (!fits(size)) {
+    int64_t now = run_excess();
+    if (!fits_at(now, size)) {
         if (known)
             insert(&heap.own, p, old, site); /* still the caller's */
         refuse(size, site); /* on the case's thread, does not return */
@@ -507,7 +534,7 @@ INTERPOSED void *realloc(void *p, size_t size)
     }
     void *q = FGI_REAL(realloc)(p, size);
     if (q)
-        return own_record(q, size, site);
+        return own_record(q, size, site, now);
     if (known)
         insert(&heap.own, p, old, site); /* the block did not move: still the caller's */
     return NULL;
