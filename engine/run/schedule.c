@@ -47,10 +47,15 @@ int fgi_sched_shorter(fgi_sched *s, const fgi_corpus *c, uint64_t sig, uint64_t 
     uint64_t key = size_key(sig, sig ? fhash : fhash ^ fg_mix64((uint64_t)(at + 2)));
     uint32_t sent = fgi_novelty_hits(&s->sent_sizes, key); /* 1 + a size; 0: none sent */
     if (!fresh) {
+        /* A signature with no entry in the snapshot and nothing sent for this key: this
+         * executor sent the signature under another feature hash this epoch, but another
+         * may have sent it under this one, so only the merge can tell whether this input
+         * is shorter: sent. (Not sending it made the kept corpus depend on the jobs
+         * count.) Without a signature, a hash no entry has is no behaviour to reduce. */
         if (at >= 0)
             bound = c->entries[at].size;
-        else if (!sent)
-            return 0; /* kept for a feature, or blocked: nothing to replace */
+        else if (!sent && !sig)
+            return 0;
         if (sent && sent - 1 < bound)
             bound = sent - 1;
         if (size >= bound)

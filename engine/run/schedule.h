@@ -57,7 +57,9 @@ static inline void fgi_sched_lend(const fgi_entry *base, fgi_mut *m)
 
 /* Whether a passing case whose behaviour is known should be sent as a candidate to
  * replace the entry kept for it: it is shorter than that entry (with the same feature
- * hash) and than every input this executor sent for it this epoch. The behaviour is the
+ * hash), if the snapshot has one, and than every input this executor sent for it this
+ * epoch. Nothing else this executor did decides: which executor ran a case must not
+ * change the result. The behaviour is the
  * signature; for a target that returns none (a libFuzzer harness), the feature hash, as
  * libFuzzer's REDUCE: the case's base (index, or -1) when it has that hash, else the first
  * entry kept with it. 1 yes (and noted),
