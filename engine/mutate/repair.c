@@ -186,7 +186,7 @@ static unsigned repair_int(uint8_t *buf, size_t size, const fgi_cmp_int *c)
     for (int side = 0; side < 2; side++) {
         uint64_t x = side ? c->b : c->a, y = side ? c->a : c->b;
         for (int big = 0; big < 2; big++) {
-            uint8_t ex[8], ey[8];
+            uint8_t ex[8] = {0}, ey[8] = {0}; /* sum_floor reads all 8 */
             encode(ex, x, w, big);
             encode(ey, y, w, big);
             if (w < 4 && !may_be_sum(sum_floor(ey, w), w, size - w))
