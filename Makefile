@@ -285,7 +285,8 @@ bench-real: all
 LF_CC     ?= clang
 AFL_CC    ?= afl-clang-fast
 LF_CFLAGS ?= -g -O1
-LF_UNDER_TEST := engine/base/hex.c engine/run/options.c engine/base/mem.c engine/base/errors.c \
+LF_UNDER_TEST := engine/base/hex.c engine/run/options.c engine/base/mem.c engine/base/clocale.c \
+                 engine/base/errors.c \
                  engine/base/errout.c \
                  bridge/standalone/heap_libc.c
 LF_SRC := bridge/standalone/lf_adapter.c bridge/standalone/standalone.c $(LF_UNDER_TEST) $(wildcard targets/lib/*.c)

@@ -14,7 +14,8 @@ set -eu
 TREE=${FUZZGATE_SRC:-$SRC/fuzzgate}
 CXX=${CXX:-$CC}
 cd "$TREE"
-under_test="engine/base/hex.c engine/run/options.c engine/base/mem.c engine/base/errors.c"
+under_test="engine/base/hex.c engine/run/options.c engine/base/mem.c engine/base/clocale.c"
+under_test="$under_test engine/base/errors.c"
 under_test="$under_test engine/base/errout.c"
 under_test="$under_test bridge/standalone/heap_libc.c"
 # Code several files of one target share (not targets of their own).

@@ -1,6 +1,7 @@
 /* engine/base/mem.c — the engine's memory funnel, with fault injection for tests. */
 #include "engine/internal.h"
 
+#include "engine/base/clocale.h"
 #include "engine/base/errout.h"
 #include "oracle/heap.h"
 
@@ -120,22 +121,20 @@ void fgi_str_addf(fgi_str *s, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     char small[256];
+    locale_t old = fgi_c_locale_begin(); /* "%.3f" writes a '.' whatever setlocale said */
     int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    if (n < 0) {
-        s->failed = 1;
-        return;
-    }
-    if ((size_t)n < sizeof small) {
+    if (n >= 0 && (size_t)n >= sizeof small && str_reserve(s, (size_t)n)) {
+        va_start(ap, fmt);
+        vsnprintf(s->buf + s->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+        s->len += (size_t)n;
+    } else if (n >= 0 && (size_t)n < sizeof small) {
         fgi_str_addn(s, small, (size_t)n);
-        return;
+    } else if (n < 0) {
+        s->failed = 1;
     }
-    if (!str_reserve(s, (size_t)n))
-        return;
-    va_start(ap, fmt);
-    vsnprintf(s->buf + s->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    s->len += (size_t)n;
+    fgi_c_locale_end(old);
 }
 
 const char *fgi_str_cstr(fgi_str *s)

@@ -1,10 +1,13 @@
 /* engine/base/numtext.c — a number written in the text forms a parser reads. */
 #include "engine/base/numtext.h"
 
+#include "engine/base/clocale.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Does text read back (strtod, or strtof for a float's value) as exactly v? */
+/* Does text read back (strtod, or strtof for a float's value) as exactly v? Run inside
+ * fgi_num_text's switch to the "C" locale (engine/base/clocale.h). */
 static int reads_back(const char *text, double v, int is_float)
 {
     char *end;
@@ -27,7 +30,17 @@ static size_t shortest(double v, int is_float, char conv, int lo, int hi, char *
     return 0;
 }
 
+static size_t num_text(double v, int is_float, enum fgi_num_form f, char *out);
+
 size_t fgi_num_text(double v, int is_float, enum fgi_num_form f, char *out)
+{
+    locale_t old = fgi_c_locale_begin(); /* '.' whatever setlocale said */
+    size_t n = num_text(v, is_float, f, out);
+    fgi_c_locale_end(old);
+    return n;
+}
+
+static size_t num_text(double v, int is_float, enum fgi_num_form f, char *out)
 {
     FG_ASSERT(f < FGI_NUM_FORMS);
     int n = 0;

@@ -2,6 +2,7 @@
  * holds a number. */
 #include "engine/mutate/numbers.h"
 
+#include "engine/base/clocale.h"
 #include "engine/base/numtext.h"
 #include "engine/mutate/mutate.h"
 
@@ -73,8 +74,10 @@ size_t fgi_num_next_start(const uint8_t *buf, size_t size, size_t i, size_t end)
 /* A plain decimal token at p (at most n bytes): an optional sign, 1 to 18 digits, then
  * the end or a byte that cannot continue a number — its value (*neg: the sign) and
  * length; 0 for anything else, which strtod reads: a fraction, an exponent, hex, 19 or
- * more digits, or a ',' or non-ASCII byte after the digits (a locale's decimal point).
- * Most tokens are plain, and strtod costs ~300 instructions a call. */
+ * more digits, or a ',' or non-ASCII byte after the digits (what strtod takes for a
+ * decimal point depends on the locale; the engine reads in the "C" one, so a ',' ends the
+ * token there too, but strtod is the one to say so). Most tokens are plain, and strtod
+ * costs ~300 instructions a call. */
 static int plain_decimal(const uint8_t *p, size_t n, long long *v, int *neg, size_t *len)
 {
     size_t i = n > 0 && (p[0] == '-' || p[0] == '+'), d0 = i;
@@ -112,7 +115,7 @@ int fgi_num_token(const uint8_t *buf, size_t size, size_t at, double *value, siz
     memcpy(text, buf + at, n);
     text[n] = '\0';
     char *end;
-    *value = strtod(text, &end);
+    *value = fgi_strtod_c(text, &end);
     *len = (size_t)(end - text);
     return *len > 0;
 }
@@ -177,7 +180,7 @@ static int int_value(const uint8_t *p, size_t n, unsigned w, double *out)
         memcpy(text, p, n);
         text[n] = '\0';
         char *end;
-        v = strtoll(text, &end, 0);
+        v = fgi_strtoll_c(text, &end, 0);
         if (end == text)
             return 0;
     }
