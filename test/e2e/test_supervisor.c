@@ -1,7 +1,7 @@
 /* test/e2e/test_supervisor.c — supervised runs: the misbehaviour matrix (a run outlives each
  * misbehaviour, reports it as one class and goes on to a second bug), a gate with a
  * crashing target still reporting the others, and report.json byte-identical for
- * jobs = 1, 2 and 4. */
+ * jobs = 1, 2 and 4 (the planted targets) and 1 and 2 (the built-in gate). */
 #include "test/support/check.h"
 #include "test/support/proc.h"
 
@@ -153,29 +153,32 @@ FG_TEST(supervised_report_is_the_same_for_jobs_1_2_4)
     fgt_rmrf(root);
 }
 
-/* The same for a target whose behaviours recur within an epoch under several feature
- * hashes (the engine's own option parser, a signature a message class): whether a
- * shorter input is sent for the merge must not depend on what the executor that ran it
- * sent before, or the kept corpus differs between jobs counts (it did from case ~800 on:
- * an executor that had sent a behaviour only under another hash sent no shorter input
- * for it, where one executor running every case had sent the first one and did). */
-FG_TEST(supervised_report_is_the_same_for_jobs_1_2_with_recurring_behaviours)
+/* The same for the built-in targets, run as the gate runs them: among them `options`,
+ * whose behaviours recur within an epoch under several feature hashes (a signature is a
+ * message class). Whether a shorter input is sent for the merge must not depend on what
+ * the executor that ran it sent before, or the kept corpus differs between jobs counts
+ * (it did from case ~800 on: an executor that had sent a behaviour only under another
+ * hash sent no shorter input for it, where one executor running every case had sent the
+ * first one of that hash and did). */
+FG_TEST(gate_report_is_the_same_for_jobs_1_2)
 {
+    char root[256], findings[300], farg[320], prog[300], path[400];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(findings, sizeof findings, "%s/f", root);
+    snprintf(farg, sizeof farg, "--findings=%s", findings);
+    snprintf(path, sizeof path, "%s/report.json", findings);
+    snprintf(prog, sizeof prog, "%s/fuzzgate", fgt_build_dir());
     char *report[2] = {NULL, NULL};
     for (int i = 0; i < 2; i++) {
-        char root[256], findings[300], prog[300], path[400];
-        CHECK(fgt_tmpdir(root, sizeof root) == 0);
-        snprintf(findings, sizeof findings, "--findings=%s/f", root);
-        snprintf(prog, sizeof prog, "%s/fuzzgate", fgt_build_dir());
-        char *argv[] = {prog, "--corpus=corpus", findings, "--cases=2000",
-                        i ? "--jobs=2" : "--jobs=1", "options", NULL};
+        fgt_rmrf(findings); /* the same path both times: report.json names its files */
+        char *argv[] = {prog, "--corpus=corpus", farg, "--cases=3000",
+                        i ? "--jobs=2" : "--jobs=1", NULL};
         fgt_run r;
         CHECK(fgt_spawn(argv, NULL, &r) == 0);
         CHECK(r.exited && r.code == 0);
+        CHECK(strstr(r.out, "options: PASS 3000 cases") != NULL);
         fgt_run_free(&r);
-        snprintf(path, sizeof path, "%s/f/report.json", root);
         report[i] = fgt_slurp(path, NULL);
-        fgt_rmrf(root);
     }
     CHECK(report[0] && report[1] && strcmp(report[0], report[1]) == 0);
     if (report[0] && report[1] && strcmp(report[0], report[1]) != 0)
@@ -183,6 +186,7 @@ FG_TEST(supervised_report_is_the_same_for_jobs_1_2_with_recurring_behaviours)
                 report[1]);
     free(report[0]);
     free(report[1]);
+    fgt_rmrf(root);
 }
 
 /* A findings directory that cannot be written loses nothing: every finding's class and
