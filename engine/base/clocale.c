@@ -12,7 +12,7 @@ static void make_c_locale(void)
     c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
 }
 
-locale_t fgi_c_locale(void)
+static locale_t c_locale_made(void)
 {
     pthread_once(&c_once, make_c_locale);
     return c_locale;
@@ -20,7 +20,7 @@ locale_t fgi_c_locale(void)
 
 locale_t fgi_c_locale_begin(void)
 {
-    locale_t c = fgi_c_locale();
+    locale_t c = c_locale_made();
     return c ? uselocale(c) : (locale_t)0;
 }
 
@@ -32,12 +32,12 @@ void fgi_c_locale_end(locale_t old)
 
 double fgi_strtod_c(const char *text, char **end)
 {
-    locale_t c = fgi_c_locale();
+    locale_t c = c_locale_made();
     return c ? strtod_l(text, end, c) : strtod(text, end);
 }
 
 long long fgi_strtoll_c(const char *text, char **end, int base)
 {
-    locale_t c = fgi_c_locale();
+    locale_t c = c_locale_made();
     return c ? strtoll_l(text, end, base, c) : strtoll(text, end, base);
 }

@@ -12,11 +12,9 @@
 
 #include <locale.h>
 
-/* The "C" locale object, made once; (locale_t)0 when it cannot be made (then the
- * functions below leave the thread's locale as it is). Any thread. */
-FGI_HIDDEN locale_t fgi_c_locale(void);
-
-/* Switches this thread to the "C" locale; returns what to give fgi_c_locale_end. */
+/* Switches this thread to the "C" locale (made once; where it cannot be made, these
+ * leave the thread's locale as it is); returns what to give fgi_c_locale_end. Any
+ * thread. */
 FGI_HIDDEN locale_t fgi_c_locale_begin(void);
 
 /* Switches this thread back to old. */

@@ -124,15 +124,15 @@ void fgi_str_addf(fgi_str *s, const char *fmt, ...)
     locale_t old = fgi_c_locale_begin(); /* "%.3f" writes a '.' whatever setlocale said */
     int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    if (n >= 0 && (size_t)n >= sizeof small && str_reserve(s, (size_t)n)) {
+    if (n < 0) {
+        s->failed = 1;
+    } else if ((size_t)n < sizeof small) {
+        fgi_str_addn(s, small, (size_t)n);
+    } else if (str_reserve(s, (size_t)n)) {
         va_start(ap, fmt);
         vsnprintf(s->buf + s->len, (size_t)n + 1, fmt, ap);
         va_end(ap);
         s->len += (size_t)n;
-    } else if (n >= 0 && (size_t)n < sizeof small) {
-        fgi_str_addn(s, small, (size_t)n);
-    } else if (n < 0) {
-        s->failed = 1;
     }
     fgi_c_locale_end(old);
 }

@@ -30,16 +30,6 @@ static size_t shortest(double v, int is_float, char conv, int lo, int hi, char *
     return 0;
 }
 
-static size_t num_text(double v, int is_float, enum fgi_num_form f, char *out);
-
-size_t fgi_num_text(double v, int is_float, enum fgi_num_form f, char *out)
-{
-    locale_t old = fgi_c_locale_begin(); /* '.' whatever setlocale said */
-    size_t n = num_text(v, is_float, f, out);
-    fgi_c_locale_end(old);
-    return n;
-}
-
 static size_t num_text(double v, int is_float, enum fgi_num_form f, char *out)
 {
     FG_ASSERT(f < FGI_NUM_FORMS);
@@ -80,4 +70,12 @@ static size_t num_text(double v, int is_float, enum fgi_num_form f, char *out)
         return 0;
     }
     return n > 0 && n < FGI_NUM_TEXT_MAX ? (size_t)n : 0;
+}
+
+size_t fgi_num_text(double v, int is_float, enum fgi_num_form f, char *out)
+{
+    locale_t old = fgi_c_locale_begin(); /* '.' whatever setlocale said */
+    size_t n = num_text(v, is_float, f, out);
+    fgi_c_locale_end(old);
+    return n;
 }

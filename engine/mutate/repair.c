@@ -61,21 +61,11 @@ static void encode(uint8_t *out, uint64_t v, unsigned w, int big)
         out[big ? w - 1 - i : i] = (uint8_t)(v >> (8 * i));
 }
 
-/* Whether the n (<= 8) bytes at a and b are the same. Not memcmp: the engine's own calls
- * would go through the comparison hook (engine/feedback/strhook.c) and its bookkeeping. */
-static inline int same(const uint8_t *a, const uint8_t *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return 0;
-    return 1;
-}
-
 /* The first offset of needle (n bytes) in buf, or SIZE_MAX. */
 static size_t find(const uint8_t *buf, size_t size, const uint8_t *needle, size_t n)
 {
     for (size_t i = 0; n && i + n <= size; i++)
-        if (buf[i] == needle[0] && same(buf + i, needle, n))
+        if (buf[i] == needle[0] && fgi_memcmp_quiet(buf + i, needle, n) == 0)
             return i;
     return SIZE_MAX;
 }
@@ -143,7 +133,7 @@ static int is_checksum_of(const uint8_t *buf, size_t size, size_t p, unsigned w,
             for (int big = 0; big < 2; big++) {
                 uint8_t e[8];
                 encode(e, sums[s], w, big);
-                if (same(e, y, w))
+                if (fgi_memcmp_quiet(e, y, w) == 0)
                     return 1;
             }
     }
@@ -174,7 +164,7 @@ static inline int str_shape(const fgi_cmp_str *c, size_t size)
 {
     unsigned w = c->alen;
     return c->alen == c->blen && (w == 1 || w == 2 || w == 4 || w == 8) && w <= size &&
-           !same(c->a, c->b, w);
+           fgi_memcmp_quiet(c->a, c->b, w) != 0;
 }
 
 /* An integer comparison of stored x (in the input) with computed y (not in it). */

@@ -37,12 +37,10 @@ static int feats_room(run *r, size_t cap)
     return 0;
 }
 
-/* Feature i of the case's buffers as the tables take it (never 0), and its term in the
- * case's feature hash: fg_mix64 of it, also every table's slot hash. */
-static inline uint64_t feature_term(uint64_t *feat, uint64_t *mixed, size_t i)
+/* A feature as the tables take it: never 0 (their empty key). */
+static inline uint64_t table_key(uint64_t feature)
 {
-    feat[i] = feat[i] ? feat[i] : 1;
-    return mixed[i] = fg_mix64(feat[i]);
+    return feature ? feature : 1;
 }
 
 /* Collects one of the case's other features (comparisons, fg_feature), after its
@@ -54,8 +52,10 @@ static void collect_feature(void *ctx, uint64_t feature)
     if (r->ex.nfeat == r->ex.feat_cap &&
         feats_room(r, r->ex.feat_cap ? 2 * r->ex.feat_cap : 256) != 0)
         return;
-    r->ex.feat[r->ex.nfeat] = feature;
-    r->ex.fhash += feature_term(r->ex.feat, r->ex.feat_mixed, r->ex.nfeat++);
+    uint64_t f = table_key(feature), mixed = fg_mix64(f); /* its hash term, its slot hash */
+    r->ex.feat[r->ex.nfeat] = f;
+    r->ex.feat_mixed[r->ex.nfeat++] = mixed;
+    r->ex.fhash += mixed;
 }
 
 /* Collects the case's coverage features (engine/feedback/coverage.h) with their dense
@@ -83,7 +83,7 @@ static void collect_coverage(run *r)
     size_t kept = 0;
     int blocked = r->ex.blocked, full = r->ex.full;
     for (size_t i = 0; i < n; i++) {
-        uint64_t f = feat[i] ? feat[i] : 1;
+        uint64_t f = table_key(feat[i]);
         uint32_t d = dense[i];
         fhash += fg_mix64(f);
         fgi_covcount_hit(cc, d, f);
