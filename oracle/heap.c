@@ -1,29 +1,43 @@
 /* oracle/heap.c — the interposed malloc family and the registry of a case's live blocks.
  *
- * Two tables make the registry. `own` holds the blocks of the owner, the thread that armed
- * the registry (the thread running the case, and between the runs of a retention check the
- * engine on that same thread): only the owner touches it, with no lock, so the common
- * call — a case allocating or freeing on its own thread — costs a hash insert or erase and
- * no atomic read-modify-write. `other` holds every other thread's blocks, under `lock`.
+ * The registry has two sides. The owner — the thread that armed it (the thread running
+ * the case, and between the runs of a retention check the engine on that same thread) —
+ * keeps its blocks in `own`, a list only it touches, with no lock; every other thread's
+ * blocks are in `other`, a hash table under `lock`.
+ *
+ * A block the owner allocates while armed carries a 16-byte header just before the
+ * address the program sees: the index of its entry in `own`, the distance back to the
+ * allocator's block, and a tag, the block's address xor a constant with the top bit set.
+ * Where the allocator underneath keeps its own word before a block — glibc's chunk size,
+ * always below 2^63; ASan's chunk header — no tag can stand, so a free reads one word to
+ * know a headed block, and the header's index finds its entry: no search, no hash. The
+ * header stays with the block after the case (a block the target keeps is freed, moved
+ * and measured, by malloc_usable_size, through the header whenever that happens). Under
+ * ASan the header is poisoned, so an underflow into it is still reported.
+ *
+ * `own` is an array of entries; a free clears its block's entry and chains it on a list of
+ * spare entries, which the next allocation takes before it appends (so the array grows to
+ * the most blocks live at once, and no entry ever moves). Emptying it is two stores.
+ *
  * A block crosses over in two ways:
- *   - the owner frees (or moves) another thread's block: it finds it in `other`, under the
- *     lock, when `other` holds anything;
- *   - another thread frees (or moves) a block that is not in `other` while `own` holds
- *     anything: it cannot touch `own`, so the free is deferred — the block is pushed on
- *     `remote`, a lock-free stack threaded through the blocks themselves — and the owner
- *     erases and really frees it at its next call or at disarm. Realloc becomes malloc,
- *     copy, deferred free.
+ *   - the owner frees (or moves) another thread's block: it is not headed, so the owner
+ *     finds it in `other`, under the lock, when `other` holds anything;
+ *   - another thread frees (or moves) a headed block while `own` holds anything: it cannot
+ *     touch `own`, so the free is deferred — the block is pushed on `remote`, a lock-free
+ *     stack threaded through the blocks themselves — and the owner clears its entry and
+ *     really frees it at its next call or at disarm. Realloc becomes malloc, copy,
+ *     deferred free.
  *
  * Registry invariant: while armed, own ∪ other holds exactly the blocks allocated since
  * fgi_heap_arm (since the first arm after fgi_heap_hold(1), while held) and not yet freed
  * (a deferred free counts once the owner takes it from `remote`), each with its requested
- * size and the run that allocated it; `live` of each table is the sum of its sizes, `base`
+ * size and the run that allocated it; `live` of each side is the sum of its sizes, `base`
  * the total when the current run was armed, and the run's peak the maximum of the total
  * minus base (the owner's and other threads' views, each taken at their own calls).
  *
- * A table is open addressing with linear probing and backward-shift deletion (no
+ * `other` is open addressing with linear probing and backward-shift deletion (no
  * tombstones, so no rebuilds while cases come and go); a slot is live only when its mark
- * is the table's epoch, so emptying a table is one increment, not a memset per case.
+ * is the table's epoch, so emptying it is one increment, not a memset per case.
  */
 #include "oracle/heap.h"
 
@@ -34,7 +48,45 @@
 #include <malloc.h>
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The header of a block the owner allocated while armed, just before the address the
+ * program sees (p). */
+typedef struct hdr {
+    uint32_t idx;   /* its entry in `own`, or NO_ENTRY */
+    uint32_t shift; /* log2 of the bytes from the allocator's block to p: HDR_SHIFT, or an
+                     * alignment's when one larger than the header was asked for */
+    uint64_t tag;   /* TAG(p) */
+} hdr;
+
+#define HDR_SHIFT 4 /* the header's 16 bytes: p keeps the allocator's 16-byte alignment */
+#define NO_ENTRY UINT32_MAX
+#define NO_SPARE SIZE_MAX /* the end of the spare entries' chain */
+/* Top bit set: a glibc chunk size is never this large, so no unheaded block carries a
+ * valid tag. The rest are arbitrary bits; the tag is never written to a report. */
+#define TAG_KEY 0xd1b54a32d192ed03ULL
+#define TAG(p) ((uint64_t)(uintptr_t)(p) ^ TAG_KEY)
+
+_Static_assert(sizeof(hdr) == (size_t)1 << HDR_SHIFT, "the header is 16 bytes");
+
+/* An entry of `own`. */
+typedef struct entry {
+    uintptr_t p;    /* the address the program sees; 0 once freed */
+    size_t size;    /* requested bytes */
+    uintptr_t site; /* return address of the allocating call */
+    unsigned gen;   /* the run that allocated it (held registries keep several) */
+} entry;
+
+typedef struct list {
+    entry *e;
+    size_t n;             /* entries ever used since it was last emptied */
+    size_t cap;
+    size_t spare;         /* the first freed entry, its `size` the next one's; NO_SPARE */
+    _Atomic size_t count; /* live blocks; read by other threads without a lock */
+    _Atomic size_t live;  /* live bytes; likewise */
+} list;
 
 typedef struct slot {
     uintptr_t key;  /* the block's address; 0 empty */
@@ -67,9 +119,9 @@ static struct {
     atomic_int armed;          /* OFF, ARMED_ON or HELD */
     const char *_Atomic owner; /* the owner's heap_thread, set at arm */
     atomic_flag lock;          /* guards `other`, other_peak and the refusal */
-    _Atomic(void *) remote;    /* blocks other threads freed, waiting for the owner */
+    _Atomic(void *) remote;    /* headed blocks other threads freed, waiting for the owner */
     _Atomic size_t deferred;   /* their usable bytes: live no more, though still counted */
-    table own;
+    list own;
     table other;
     size_t base;               /* total live bytes when this run was armed (held blocks) */
     size_t peak;               /* peak total - base this run, seen by the owner */
@@ -79,7 +131,7 @@ static struct {
     size_t allowance;          /* the case's limit on live bytes */
     int refused;               /* an allocation was refused where the case could not end */
     size_t refused_size;
-} heap = {.own.epoch = 1, .other.epoch = 1};
+} heap = {.own.spare = NO_SPARE, .other.epoch = 1};
 
 /* Its address tells each thread apart; no value is ever stored. */
 static _Thread_local char heap_thread;
@@ -93,8 +145,8 @@ static _Thread_local char heap_thread;
 
 /* The hot path's helpers are inlined whatever the optimiser's budget says. */
 #define HOT static inline __attribute__((always_inline))
-#define FIRST_CAP 64 /* slots of a new table: 2 KiB, so a case with few live blocks stays
-                      * in the first-level cache */
+#define FIRST_CAP 64 /* slots of a new table, entries of a new list: 2 KiB, so a case with
+                      * few blocks stays in the first-level cache */
 
 #define RELAXED memory_order_relaxed
 #define STATE() atomic_load_explicit(&heap.armed, RELAXED)
@@ -115,7 +167,216 @@ static void unlock(void)
     atomic_flag_clear_explicit(&heap.lock, memory_order_release);
 }
 
-/* ---- one table: only its side calls these ---------------------------------------- */
+HOT void add_live(_Atomic size_t *count, _Atomic size_t *live, size_t bytes, int sign)
+{
+    size_t c = atomic_load_explicit(count, RELAXED), l = atomic_load_explicit(live, RELAXED);
+    atomic_store_explicit(count, sign > 0 ? c + 1 : c - 1, RELAXED);
+    atomic_store_explicit(live, sign > 0 ? l + bytes : l - bytes, RELAXED);
+}
+
+/* ---- headed blocks ----------------------------------------------------------------- */
+
+#ifdef FGI_ASAN
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+size_t FGI_REAL(malloc_usable_size)(void *p);
+#define POISON(b, n) __asan_poison_memory_region((b), (n))
+#define REAL_USABLE(b) FGI_REAL(malloc_usable_size)(b)
+#else
+#define POISON(b, n) ((void)(b), (void)(n))
+/* glibc exports malloc_usable_size under no other name: the next definition after this
+ * program's own (ours) is the C library's. Looked up at the first arm, before any block
+ * has a header (in a -static link there is none to find, nor any headed block: the
+ * interposed family is not the program's there). */
+static size_t (*_Atomic libc_usable)(void *);
+
+static void find_usable(void)
+{
+    if (!atomic_load_explicit(&libc_usable, RELAXED))
+        atomic_store_explicit(&libc_usable,
+                              (size_t(*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size"),
+                              RELAXED);
+}
+
+static size_t real_usable(void *b)
+{
+    find_usable();
+    size_t (*fn)(void *) = atomic_load_explicit(&libc_usable, RELAXED);
+    if (!fn) {
+        fputs("fuzzgate: the C library's malloc_usable_size cannot be found\n", stderr);
+        abort();
+    }
+    return fn(b);
+}
+#define REAL_USABLE(b) real_usable(b)
+#endif
+
+HOT hdr *hdr_of(const void *p)
+{
+    return (hdr *)((uintptr_t)p - sizeof(hdr));
+}
+
+/* 1 when p carries a header. Reads the word before p, which every allocator's block has. */
+HOT int headed(const void *p)
+{
+    return hdr_of(p)->tag == TAG(p);
+}
+
+HOT size_t lead_of(const hdr *h)
+{
+    return (size_t)1 << h->shift;
+}
+
+/* The allocator's block under headed p. */
+HOT void *block_of(const void *p)
+{
+    return (void *)((uintptr_t)p - lead_of(hdr_of(p)));
+}
+
+/* Writes p's header. */
+HOT void stamp(void *p, unsigned shift, uint32_t idx)
+{
+    hdr *h = hdr_of(p);
+    h->idx = idx;
+    h->shift = shift;
+    h->tag = TAG(p);
+    POISON((char *)p - ((size_t)1 << shift), (size_t)1 << shift);
+}
+
+/* The allocator's block for a headed block of `size` bytes aligned to 2^shift (shift at
+ * least HDR_SHIFT), zeroed when `zero`; the header is not yet written. NULL (errno set)
+ * when there is none. */
+HOT void *raw_alloc(size_t size, unsigned shift, int zero)
+{
+    size_t lead = (size_t)1 << shift;
+    if (size > SIZE_MAX - lead)
+        return errno = ENOMEM, NULL;
+    if (shift != HDR_SHIFT)
+        return FGI_REAL(memalign)(lead, size + lead);
+    return zero ? FGI_REAL(calloc)(1, size + lead) : FGI_REAL(malloc)(size + lead);
+}
+
+/* The bytes the program may use at p, headed or not. */
+static size_t usable_of(void *p)
+{
+    if (!headed(p))
+        return REAL_USABLE(p);
+    return REAL_USABLE(block_of(p)) - lead_of(hdr_of(p));
+}
+
+/* Frees p, headed or not, to the allocator underneath. */
+HOT void raw_free(void *p)
+{
+    FGI_REAL(free)(headed(p) ? block_of(p) : p);
+}
+
+/* A headed block of `size` (entry idx) holding what p held, then p freed; NULL (p kept)
+ * when there is none. For a block that cannot be resized in place: an aligned one, or one
+ * without a header. */
+static void *copy_into_headed(void *p, size_t size, uint32_t idx)
+{
+    void *b = raw_alloc(size, HDR_SHIFT, 0);
+    if (!b)
+        return NULL;
+    void *q = (char *)b + ((size_t)1 << HDR_SHIFT);
+    size_t have = usable_of(p);
+    memcpy(q, p, have < size ? have : size);
+    raw_free(p);
+    stamp(q, HDR_SHIFT, idx);
+    return q;
+}
+
+/* Resizes headed p to `size`, entry idx; NULL (p kept) when it cannot. */
+static void *headed_resize(void *p, size_t size, uint32_t idx)
+{
+    if (hdr_of(p)->shift != HDR_SHIFT)
+        return copy_into_headed(p, size, idx);
+    size_t lead = (size_t)1 << HDR_SHIFT;
+    if (size > SIZE_MAX - lead)
+        return errno = ENOMEM, NULL;
+    void *b = FGI_REAL(realloc)(block_of(p), size + lead);
+    if (!b)
+        return NULL;
+    void *q = (char *)b + lead;
+    stamp(q, HDR_SHIFT, idx);
+    return q;
+}
+
+/* ---- the owner's list ------------------------------------------------------------- */
+
+static void own_empty(void)
+{
+    list *l = &heap.own;
+    if (l->cap > 16 * FIRST_CAP && l->n * 16 < l->cap) {
+        FGI_REAL(free)(l->e);
+        l->e = NULL;
+        l->cap = 0;
+    }
+    l->n = 0;
+    l->spare = NO_SPARE;
+    atomic_store_explicit(&l->count, 0, RELAXED);
+    atomic_store_explicit(&l->live, 0, RELAXED);
+}
+
+/* Doubles the array. 0, or -1 when out of memory (or of 32-bit indices). */
+static int own_grow(void)
+{
+    list *l = &heap.own;
+    size_t cap = l->cap ? l->cap * 2 : FIRST_CAP;
+    if (cap > NO_ENTRY)
+        return -1;
+    entry *e = FGI_REAL(realloc)(l->e, cap * sizeof *e);
+    if (!e)
+        return -1;
+    l->e = e;
+    l->cap = cap;
+    return 0;
+}
+
+/* Takes an entry for headed p (a spare one first); returns its index, or NO_ENTRY when
+ * there is no room (the block goes unrecorded). */
+HOT uint32_t own_add(void *p, size_t size, uintptr_t site)
+{
+    list *l = &heap.own;
+    size_t i = l->spare;
+    if (i != NO_SPARE) {
+        l->spare = l->e[i].size;
+    } else {
+        if (l->n == l->cap && own_grow() != 0)
+            return NO_ENTRY;
+        i = l->n++;
+    }
+    l->e[i] = (entry){(uintptr_t)p, size, site, heap.gen};
+    add_live(&l->count, &l->live, size, 1);
+    return (uint32_t)i;
+}
+
+/* The index of headed p's entry in `own`, or NO_ENTRY when it has none (a block of an
+ * earlier case, or of a registry since emptied). */
+HOT uint32_t own_find(const void *p)
+{
+    uint32_t i = hdr_of(p)->idx;
+    return i < heap.own.n && heap.own.e[i].p == (uintptr_t)p ? i : NO_ENTRY;
+}
+
+/* Clears entry i and makes it the first spare one. */
+HOT void own_clear(uint32_t i)
+{
+    entry *e = &heap.own.e[i];
+    add_live(&heap.own.count, &heap.own.live, e->size, -1);
+    e->p = 0;
+    e->size = heap.own.spare;
+    heap.own.spare = i;
+}
+
+/* Clears headed p's entry if it has one. */
+HOT void own_forget(const void *p)
+{
+    uint32_t i = own_find(p);
+    if (i != NO_ENTRY)
+        own_clear(i);
+}
+
+/* ---- the other threads' table: under the lock ------------------------------------ */
 
 HOT size_t hash_ptr(uintptr_t p)
 {
@@ -125,13 +386,6 @@ HOT size_t hash_ptr(uintptr_t p)
 HOT int in_use(const table *t, const slot *s)
 {
     return s->key != 0 && s->mark == t->epoch;
-}
-
-HOT void add_live(table *t, size_t blocks, size_t bytes, int sign)
-{
-    size_t c = COUNT(t), l = LIVE(t);
-    atomic_store_explicit(&t->count, sign > 0 ? c + blocks : c - blocks, RELAXED);
-    atomic_store_explicit(&t->live, sign > 0 ? l + bytes : l - bytes, RELAXED);
 }
 
 /* Empties the table in O(1) (the blocks stay allocated). A table far larger than its
@@ -153,7 +407,7 @@ static void empty(table *t)
     atomic_store_explicit(&t->live, 0, RELAXED);
 }
 
-HOT void place(slot *slots, size_t cap, const slot *s)
+static void place(slot *slots, size_t cap, const slot *s)
 {
     size_t i = hash_ptr(s->key) & (cap - 1);
     while (slots[i].key && slots[i].mark == s->mark)
@@ -181,24 +435,24 @@ static int grow(table *t)
     return 0;
 }
 
-HOT void insert(table *t, void *p, size_t size, uintptr_t site)
+/* Records s (its mark is set here). */
+static void insert(table *t, slot s)
 {
     size_t n = COUNT(t) + 1;
     if (n * 2 > t->cap && grow(t) != 0)
         return; /* out of memory for the registry: the block goes unrecorded */
     if (n > t->high)
         t->high = n;
-    slot s = {(uintptr_t)p, size, site, heap.gen, t->epoch};
+    s.mark = t->epoch;
     place(t->slots, t->cap, &s);
-    atomic_store_explicit(&t->count, n, RELAXED); /* add_live, with the count at hand */
-    atomic_store_explicit(&t->live, LIVE(t) + size, RELAXED);
+    add_live(&t->count, &t->live, s.size, 1);
 }
 
 /* Removes the slot at i, shifting the rest of its cluster back over the hole. */
-HOT void erase_at(table *t, size_t i)
+static void erase_at(table *t, size_t i)
 {
     size_t mask = t->cap - 1, j = i;
-    add_live(t, 1, t->slots[i].size, -1);
+    add_live(&t->count, &t->live, t->slots[i].size, -1);
     for (;;) {
         j = (j + 1) & mask;
         const slot *s = &t->slots[j];
@@ -214,19 +468,40 @@ HOT void erase_at(table *t, size_t i)
     t->slots[i].key = 0;
 }
 
-/* Removes p if recorded; returns 1 (and its size) when it was. */
-HOT int forget(table *t, const void *p, size_t *size)
+/* Removes p if recorded; returns 1 (and its slot) when it was. */
+static int forget(table *t, const void *p, slot *out)
 {
     if (!COUNT(t))
         return 0;
     size_t mask = t->cap - 1, i = hash_ptr((uintptr_t)p) & mask;
     for (; in_use(t, &t->slots[i]); i = (i + 1) & mask)
         if (t->slots[i].key == (uintptr_t)p) {
-            *size = t->slots[i].size;
+            *out = t->slots[i];
             erase_at(t, i);
             return 1;
         }
     return 0;
+}
+
+/* Removes p from `other` if it is there; returns 1 (and its slot) when it was. Either
+ * side. */
+static int other_forget(const void *p, slot *out)
+{
+    if (!COUNT(&heap.other))
+        return 0;
+    lock();
+    int found = forget(&heap.other, p, out);
+    unlock();
+    return found;
+}
+
+/* Puts back a slot the owner took from `other` for a move that did not happen (the owner's
+ * state cannot change meanwhile: only the owner changes it). */
+static void other_restore(const slot *s)
+{
+    lock();
+    insert(&heap.other, *s);
+    unlock();
 }
 
 /* ---- the accounting both sides share --------------------------------------------- */
@@ -298,7 +573,7 @@ static void refuse(size_t size, uintptr_t site)
 
 static void drain_now(void);
 
-/* Takes the blocks other threads freed: erased from `own`, then really freed. */
+/* Takes the blocks other threads freed: their entries cleared, then really freed. */
 HOT void drain(void)
 {
     if (atomic_load_explicit(&heap.remote, RELAXED))
@@ -310,63 +585,54 @@ static void drain_now(void)
     void *p = atomic_exchange_explicit(&heap.remote, NULL, memory_order_acquire);
     while (p) {
         void *next = *(void **)p;
-        size_t size, usable = malloc_usable_size(p);
-        forget(&heap.own, p, &size);
+        size_t usable = usable_of(p);
+        own_forget(p);
         atomic_fetch_sub_explicit(&heap.deferred, usable, RELAXED); /* after: never counted
                                                                      * twice as gone */
-        FGI_REAL(free)(p);
+        raw_free(p);
         p = next;
     }
 }
 
-/* Removes p from `other` if it is there; returns 1 when it was. Either side. */
-static int other_forget(const void *p, size_t *size)
+/* The owner's block of `size` was recorded, admitted when this run's excess was `now`: the
+ * peak is now + size, as run_live would read it after the record (only the owner changes
+ * `own`; another thread's change in between is seen at its own call). */
+HOT void own_peak(int64_t now, size_t size)
 {
-    if (!COUNT(&heap.other))
-        return 0;
-    lock();
-    int found = forget(&heap.other, p, size);
-    unlock();
-    return found;
+    size_t live = clamp_live(now + (int64_t)size);
+    if (live > heap.peak)
+        heap.peak = live;
 }
 
-/* Removes p from the registry, wherever it is (the owner). */
-HOT int own_forget(const void *p, size_t *size)
+/* Records the owner's new block, the allocator's block b, admitted when this run's excess
+ * was `now`: stamps its header and returns the address the program sees. */
+HOT void *own_record(void *b, unsigned shift, size_t size, uintptr_t site, int64_t now)
 {
-    drain();
-    return forget(&heap.own, p, size) || other_forget(p, size);
-}
-
-/* Checks an allocation of `size` before it is made, this run's excess (run_excess) then
- * being *now. Returns 0 to proceed. */
-HOT int own_admit(size_t size, uintptr_t site, int64_t *now)
-{
-    drain();
-    *now = run_excess();
-    if (fits_at(*now, size))
-        return 0;
-    refuse(size, site); /* on the case's thread, does not return */
-    return -1;
-}
-
-/* Records the owner's new block p of `size`, admitted when this run's excess was `now`:
- * the peak is now + size, as run_live would read it after the insert (only the owner
- * changes `own`; another thread's change in between is seen at its own call). */
-HOT void *own_record(void *p, size_t size, uintptr_t site, int64_t now)
-{
-    if (p) {
-        insert(&heap.own, p, size, site);
-        size_t live = clamp_live(now + (int64_t)size);
-        if (live > heap.peak)
-            heap.peak = live;
-    }
+    void *p = (char *)b + ((size_t)1 << shift);
+    stamp(p, shift, own_add(p, size, site));
+    own_peak(now, size);
     return p;
+}
+
+/* The owner's allocation of `size` aligned to 2^shift (zeroed when `zero`) while armed:
+ * checked against the allowance first (a refusal ends the case), then headed and
+ * recorded. */
+HOT void *own_alloc(size_t size, unsigned shift, int zero, uintptr_t site)
+{
+    drain();
+    int64_t now = run_excess();
+    if (!fits_at(now, size)) {
+        refuse(size, site); /* on the case's thread, does not return */
+        return errno = ENOMEM, NULL;
+    }
+    void *b = raw_alloc(size, shift, zero);
+    return b ? own_record(b, shift, size, site, now) : NULL;
 }
 
 /* ---- every other thread's side: under the lock ----------------------------------- */
 
 /* Records a block another thread allocated, after the exact check; a block the check
- * refuses is freed again. */
+ * refuses is freed again. Never headed: only the owner's blocks are. */
 static void *other_record(void *p, size_t size, uintptr_t site)
 {
     if (!p)
@@ -384,22 +650,15 @@ static void *other_record(void *p, size_t size, uintptr_t site)
         refuse(size, site);
         return errno = ENOMEM, NULL;
     }
-    insert(&heap.other, p, size, site);
+    insert(&heap.other, (slot){(uintptr_t)p, size, site, heap.gen, 0});
     raise_peak(&heap.other_peak);
     unlock();
     return p;
 }
 
-/* 1 when p may be the owner's: its free must wait for the owner. A block handed to this
- * thread was recorded before the hand-off, so an empty `own` cannot hold it. */
-static int maybe_owners(void)
-{
-    return COUNT(&heap.own) != 0;
-}
-
 static void defer_free(void *p)
 {
-    atomic_fetch_add_explicit(&heap.deferred, malloc_usable_size(p), RELAXED);
+    atomic_fetch_add_explicit(&heap.deferred, usable_of(p), RELAXED);
     void *head = atomic_load_explicit(&heap.remote, RELAXED);
     do
         *(void **)p = head;
@@ -409,15 +668,22 @@ static void defer_free(void *p)
 
 /* ---- the interposed family --------------------------------------------------------- */
 
-/* An allocation by any thread while armed; real is the allocator underneath. */
-#define ALLOCATE(call, size, site)                                                        \
+/* The shift of a block aligned to `align`: the header's, or the alignment's when larger
+ * (rounded up to a power of two, as glibc rounds it). */
+static unsigned shift_for(size_t align)
+{
+    unsigned shift = HDR_SHIFT;
+    while (shift < 63 && ((size_t)1 << shift) < align)
+        shift++;
+    return shift;
+}
+
+/* An allocation of `size` by any thread while armed: the owner's is headed (aligned to
+ * 2^shift), another thread's is `call` on the allocator underneath, recorded in `other`. */
+#define ALLOCATE(call, size, shift, zero, site)                                            \
     do {                                                                                   \
-        if (OWNER()) {                                                                     \
-            int64_t now_;                                                                  \
-            if (own_admit((size), (site), &now_) != 0)                                     \
-                return errno = ENOMEM, NULL;                                               \
-            return own_record((call), (size), (site), now_);                               \
-        }                                                                                  \
+        if (OWNER())                                                                       \
+            return own_alloc((size), (shift), (zero), (site));                             \
         if ((size) > heap.allowance) {                                                     \
             refuse((size), (site));                                                        \
             return errno = ENOMEM, NULL;                                                   \
@@ -430,7 +696,7 @@ HOT void *alloc_at(size_t size, uintptr_t site)
 {
     if (!ARMED())
         return FGI_REAL(malloc)(size);
-    ALLOCATE(FGI_REAL(malloc)(size), size, site);
+    ALLOCATE(FGI_REAL(malloc)(size), size, HDR_SHIFT, 0, site);
 }
 
 INTERPOSED void *malloc(size_t size)
@@ -438,20 +704,52 @@ INTERPOSED void *malloc(size_t size)
     return alloc_at(size, SITE());
 }
 
-INTERPOSED void free(void *p)
+/* A headed block's free: its entry cleared by the owner, deferred to the owner when
+ * another thread frees it while `own` may hold it. */
+HOT void free_headed(void *p)
 {
-    if (!p)
-        return;
     if (STATE() != OFF) {
-        size_t size;
         if (OWNER()) {
-            own_forget(p, &size);
-        } else if (!other_forget(p, &size) && maybe_owners()) {
+            drain();
+            own_forget(p);
+        } else if (COUNT(&heap.own)) {
             defer_free(p);
             return;
         }
     }
+    FGI_REAL(free)(block_of(p));
+}
+
+INTERPOSED void free(void *p)
+{
+    if (!p)
+        return;
+    if (headed(p)) {
+        free_headed(p);
+        return;
+    }
+    slot s;
+    if (STATE() != OFF)
+        other_forget(p, &s);
     FGI_REAL(free)(p);
+}
+
+/* C23's sized frees, for a C library that has them: the size is a hint, the block's own
+ * free is the same. */
+void free_sized(void *p, size_t size);
+void free_aligned_sized(void *p, size_t align, size_t size);
+
+INTERPOSED void free_sized(void *p, size_t size)
+{
+    (void)size;
+    free(p);
+}
+
+INTERPOSED void free_aligned_sized(void *p, size_t align, size_t size)
+{
+    (void)align;
+    (void)size;
+    free(p);
 }
 
 INTERPOSED void *calloc(size_t n, size_t size)
@@ -461,15 +759,21 @@ INTERPOSED void *calloc(size_t n, size_t size)
     size_t total;
     if (__builtin_mul_overflow(n, size, &total))
         return errno = ENOMEM, NULL;
-    ALLOCATE(FGI_REAL(calloc)(n, size), total, SITE());
+    ALLOCATE(FGI_REAL(calloc)(n, size), total, HDR_SHIFT, 1, SITE());
 }
 
-/* Another thread moves a block that may be the owner's: malloc, copy, deferred free. */
+INTERPOSED size_t malloc_usable_size(void *p)
+{
+    return p ? usable_of(p) : 0;
+}
+
+/* Another thread moves a block that may be the owner's: malloc, copy, free (deferred
+ * when it must be). */
 static void *move_across(void *p, size_t size, uintptr_t site)
 {
     void *q = alloc_at(size, site);
     if (q) {
-        size_t have = malloc_usable_size(p);
+        size_t have = usable_of(p);
         memcpy(q, p, have < size ? have : size);
         free(p);
     }
@@ -479,16 +783,16 @@ static void *move_across(void *p, size_t size, uintptr_t site)
 /* Another thread's realloc of a block while the registry is armed or held. */
 static void *other_realloc(void *p, size_t size, int state, uintptr_t site)
 {
-    size_t old = 0;
-    int known = other_forget(p, &old);
-    if (!known && maybe_owners())
+    if (headed(p)) /* the owner's, or an earlier case's: never resized here */
         return move_across(p, size, site);
+    slot old;
+    int known = other_forget(p, &old);
     if (state == HELD)
         return FGI_REAL(realloc)(p, size);
     lock();
     if (!fits(size)) {
         if (known && ARMED())
-            insert(&heap.other, p, old, site); /* still the caller's */
+            insert(&heap.other, old); /* still the caller's */
         unlock();
         refuse(size, site);
         return errno = ENOMEM, NULL;
@@ -500,44 +804,73 @@ static void *other_realloc(void *p, size_t size, int state, uintptr_t site)
     lock();
     /* No second check: the block has moved, and refusing now would lose it. */
     if (ARMED()) {
-        insert(&heap.other, q ? q : p, q ? size : old, site);
+        if (q)
+            insert(&heap.other, (slot){(uintptr_t)q, size, site, heap.gen, 0});
+        else
+            insert(&heap.other, old);
         raise_peak(&heap.other_peak);
     }
     unlock();
     return q;
 }
 
+/* The owner's realloc while the registry is armed or held. A headed block is resized in
+ * place of its entry; another block — older memory, or another thread's — becomes a
+ * headed one of this run, its contents copied. */
+static void *own_realloc(void *p, size_t size, int state, uintptr_t site)
+{
+    drain();
+    int hd = headed(p);
+    uint32_t i = hd ? own_find(p) : NO_ENTRY;
+    slot old;
+    int in_other = !hd && other_forget(p, &old);
+    if (state == HELD) { /* frees only: the moved block is not recorded */
+        void *q = hd ? headed_resize(p, size, NO_ENTRY) : FGI_REAL(realloc)(p, size);
+        if (q && i != NO_ENTRY)
+            own_clear(i);
+        else if (!q && in_other)
+            other_restore(&old);
+        return q;
+    }
+    int64_t now = run_excess() - (i != NO_ENTRY ? (int64_t)heap.own.e[i].size : 0);
+    if (!fits_at(now, size)) {
+        if (in_other)
+            other_restore(&old); /* still the caller's */
+        refuse(size, site);      /* on the case's thread, does not return */
+        return errno = ENOMEM, NULL;
+    }
+    void *q = hd ? headed_resize(p, size, i) : copy_into_headed(p, size, NO_ENTRY);
+    if (!q) {
+        if (in_other)
+            other_restore(&old);
+        return NULL;
+    }
+    if (i == NO_ENTRY) {
+        hdr_of(q)->idx = own_add(q, size, site);
+    } else { /* the same entry, now the moved block's */
+        entry *e = &heap.own.e[i];
+        size_t l = LIVE(&heap.own);
+        atomic_store_explicit(&heap.own.live, l - e->size + size, RELAXED);
+        *e = (entry){(uintptr_t)q, size, site, heap.gen};
+    }
+    own_peak(now, size);
+    return q;
+}
+
 INTERPOSED void *realloc(void *p, size_t size)
 {
-    int state = STATE();
-    if (state == OFF || (!p && state == HELD))
-        return FGI_REAL(realloc)(p, size);
     if (!p)
         return alloc_at(size, SITE());
     if (size == 0) { /* glibc frees the block and returns NULL */
         free(p);
         return NULL;
     }
-    uintptr_t site = SITE();
+    int state = STATE();
+    if (state == OFF)
+        return headed(p) ? headed_resize(p, size, NO_ENTRY) : FGI_REAL(realloc)(p, size);
     if (!OWNER())
-        return other_realloc(p, size, state, site);
-    size_t old = 0;
-    int known = own_forget(p, &old);
-    if (state == HELD)
-        return FGI_REAL(realloc)(p, size);
-    int64_t now = run_excess();
-    if (!fits_at(now, size)) {
-        if (known)
-            insert(&heap.own, p, old, site); /* still the caller's */
-        refuse(size, site); /* on the case's thread, does not return */
-        return errno = ENOMEM, NULL;
-    }
-    void *q = FGI_REAL(realloc)(p, size);
-    if (q)
-        return own_record(q, size, site, now);
-    if (known)
-        insert(&heap.own, p, old, site); /* the block did not move: still the caller's */
-    return NULL;
+        return other_realloc(p, size, state, SITE());
+    return own_realloc(p, size, state, SITE());
 }
 
 INTERPOSED void *reallocarray(void *p, size_t n, size_t size)
@@ -552,7 +885,7 @@ static void *aligned(size_t align, size_t size, uintptr_t site)
 {
     if (!ARMED())
         return FGI_REAL(memalign)(align, size);
-    ALLOCATE(FGI_REAL(memalign)(align, size), size, site);
+    ALLOCATE(FGI_REAL(memalign)(align, size), size, shift_for(align), 0, site);
 }
 
 INTERPOSED void *memalign(size_t align, size_t size)
@@ -613,7 +946,10 @@ void fgi_heap_arm(size_t allowance)
     if (held) {
         lock();
     } else { /* what the last run left was kept for a retention check that did not come */
-        empty(&heap.own);
+#ifndef FGI_ASAN
+        find_usable(); /* now, while no call of the family is under way */
+#endif
+        own_empty();
         if (COUNT(&heap.other) || heap.other.high) { /* nothing to do, and no lock, when
                                                       * no other thread allocated */
             lock(); /* another thread may still be in a free it began while held */
@@ -636,28 +972,47 @@ void fgi_heap_arm(size_t allowance)
 /* Weak: present only under LeakSanitizer (ASan). */
 extern void __lsan_ignore_object(const void *p) __attribute__((weak));
 
-/* Calls fn on every block of run `gen` in t. */
-static void each_of_run(table *t, unsigned gen, void (*fn)(slot *s, void *ctx), void *ctx)
+/* Called for a live block of the registry: the allocator's block, the allocating site,
+ * the run that allocated it. */
+typedef void block_fn(void *block, uintptr_t site, unsigned gen, void *ctx);
+
+/* Calls fn on every live block of runs first .. first + n - 1: the owner's, then other
+ * threads' (those under the lock, which the caller takes). */
+static void each_own(unsigned first, unsigned n, block_fn *fn, void *ctx)
 {
-    for (size_t i = 0; COUNT(t) && i < t->cap; i++)
-        if (in_use(t, &t->slots[i]) && t->slots[i].gen == gen)
-            fn(&t->slots[i], ctx);
+    const list *l = &heap.own;
+    for (size_t i = 0; COUNT(l) && i < l->n; i++) {
+        const entry *e = &l->e[i];
+        if (e->p && e->gen - first < n)
+            fn(block_of((void *)e->p), e->site, e->gen, ctx);
+    }
 }
 
-static void ignore_leak(slot *s, void *ctx)
+static void each_other(unsigned first, unsigned n, block_fn *fn, void *ctx)
 {
-    (void)ctx;
-    __lsan_ignore_object((void *)s->key);
+    const table *t = &heap.other;
+    for (size_t i = 0; COUNT(t) && i < t->cap; i++) {
+        const slot *s = &t->slots[i];
+        if (in_use(t, s) && s->gen - first < n)
+            fn((void *)s->key, s->site, s->gen, ctx);
+    }
 }
 
-static void add_site(slot *s, void *ctx)
+static void ignore_leak(void *block, uintptr_t site, unsigned gen, void *ctx)
 {
+    (void)site, (void)gen, (void)ctx;
+    __lsan_ignore_object(block);
+}
+
+static void add_site(void *block, uintptr_t site, unsigned gen, void *ctx)
+{
+    (void)block, (void)gen;
     fgi_heap_report *r = ctx;
     for (unsigned j = 0; j < r->nsites; j++)
-        if (r->sites[j] == s->site)
+        if (r->sites[j] == site)
             return;
     if (r->nsites < FGI_HEAP_SITES)
-        r->sites[r->nsites++] = s->site;
+        r->sites[r->nsites++] = site;
 }
 
 /* The owner ends a run: recording goes to `state`, and the frees other threads deferred so
@@ -685,10 +1040,10 @@ void fgi_heap_disarm(fgi_heap_report *r)
     /* What a case keeps is judged by the retention check (lazy initialisation and "keep
      * the latest" pass, growth on every run is a finding); LeakSanitizer keeps judging
      * the engine's own memory, so a target leak is not reported twice. The sites are
-     * named only for a finding (fgi_heap_held_sites): no scan of the table here. */
+     * named only for a finding (fgi_heap_held_sites): no scan of the registry here. */
     if (__lsan_ignore_object) {
-        each_of_run(&heap.own, heap.gen, ignore_leak, NULL);
-        each_of_run(&heap.other, heap.gen, ignore_leak, NULL);
+        each_own(heap.gen, 1, ignore_leak, NULL);
+        each_other(heap.gen, 1, ignore_leak, NULL);
     }
     unlock();
 }
@@ -701,7 +1056,7 @@ void fgi_heap_hold(int on)
     lock();
     heap.hold = on;
     if (!on) {
-        empty(&heap.own);
+        own_empty();
         empty(&heap.other);
         heap.gen = 0;
     }
@@ -713,8 +1068,8 @@ void fgi_heap_held_sites(fgi_heap_report *r, unsigned runs_ago)
     drain();
     lock();
     r->nsites = 0;
-    each_of_run(&heap.own, heap.gen - runs_ago, add_site, r);
-    each_of_run(&heap.other, heap.gen - runs_ago, add_site, r);
+    each_own(heap.gen - runs_ago, 1, add_site, r);
+    each_other(heap.gen - runs_ago, 1, add_site, r);
     unlock();
 }
 
@@ -723,22 +1078,26 @@ unsigned fgi_heap_run(void)
     return heap.gen;
 }
 
-static void mark_live(table *t, unsigned first, uint8_t *live, unsigned n)
+typedef struct runs {
+    unsigned first;
+    uint8_t *live;
+} runs;
+
+static void mark_live(void *block, uintptr_t site, unsigned gen, void *ctx)
 {
-    for (size_t i = 0; COUNT(t) && i < t->cap; i++) {
-        const slot *s = &t->slots[i];
-        if (in_use(t, s) && s->gen - first < n)
-            live[s->gen - first] = 1;
-    }
+    (void)block, (void)site;
+    runs *r = ctx;
+    r->live[gen - r->first] = 1;
 }
 
 void fgi_heap_live_runs(unsigned first, uint8_t *live, unsigned n)
 {
     memset(live, 0, n);
+    runs r = {first, live};
     drain();
-    mark_live(&heap.own, first, live, n);
+    each_own(first, n, mark_live, &r);
     lock();
-    mark_live(&heap.other, first, live, n);
+    each_other(first, n, mark_live, &r);
     unlock();
 }
 
@@ -747,19 +1106,13 @@ void fgi_heap_release(void)
     stop(heap.hold ? HELD : OFF);
     /* Only the owner's blocks of this run: a thread the case started may still own its
      * own, and what earlier runs of a held registry left belongs to the target. */
-    table *t = &heap.own;
-    for (size_t i = 0; COUNT(t) && i < t->cap;) {
-        slot *s = &t->slots[i];
-        if (!in_use(t, s) || s->gen != heap.gen) {
-            i++;
+    list *l = &heap.own;
+    for (size_t i = 0; COUNT(l) && i < l->n; i++) {
+        entry *e = &l->e[i];
+        if (!e->p || e->gen != heap.gen)
             continue;
-        }
-        FGI_REAL(free)((void *)s->key);
-        if (!heap.hold) {
-            i++;
-            continue;
-        }
-        erase_at(t, i); /* may shift a later block into i: look at i again */
+        FGI_REAL(free)(block_of((void *)e->p));
+        own_clear((uint32_t)i);
     }
     if (heap.hold) {
         lock(); /* other threads' blocks of this run stay theirs, but leave the count */
@@ -772,7 +1125,7 @@ void fgi_heap_release(void)
         }
         unlock();
     } else {
-        empty(&heap.own);
+        own_empty();
         lock();
         empty(&heap.other);
         unlock();

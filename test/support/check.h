@@ -21,6 +21,15 @@ typedef struct fgt_test {
 
 void fgt_register(fgt_test *t);
 void fgt_fail(const char *file, int line, const char *what);
+/* FGT_ASAN: this test object is built with AddressSanitizer (gcc or clang). */
+#if defined(__SANITIZE_ADDRESS__)
+#define FGT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FGT_ASAN 1
+#endif
+#endif
+
 /* The directory the test binary's sibling programs live in ("build"). */
 const char *fgt_build_dir(void);
 

@@ -413,14 +413,6 @@ static void call_the_string_functions(void)
     (void)memmem_fn("binary\0blob", 11, "\x7f" "ELF", 4);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define FGT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FGT_ASAN 1
-#endif
-#endif
-
 static int asan_build(void)
 {
 #ifdef FGT_ASAN
