@@ -159,6 +159,12 @@ void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop)
     add_module(start, (size_t)(stop - start), start, 0);
 }
 
+/* clang's stack-depth instrumentation (part of -fsanitize=fuzzer-no-link, the flags an
+ * OSS-Fuzz project's code is built with) keeps the lowest stack pointer a thread has seen
+ * here. fuzzgate does not use it, but a module built so must find the variable to link:
+ * initial-exec, as the compiler's accesses assume. */
+__attribute__((tls_model("initial-exec"))) _Thread_local uintptr_t __sancov_lowest_stack;
+
 void __sanitizer_cov_pcs_init(const uintptr_t *start, const uintptr_t *stop)
 {
     (void)start; /* the pc table maps counters to code; features need only the index */

@@ -169,6 +169,26 @@ else
     else
         bad "building lf_magic.c with clang and the module's flags failed"
     fi
+    # An OSS-Fuzz project's code is compiled with -fsanitize=fuzzer-no-link (8-bit
+    # counters, pc table, comparisons, stack depth); linked with the driver instead of
+    # -fsanitize=fuzzer it must link (the stack-depth variable is the driver's) and run.
+    mkdir -p "$work/nolink/corpus"
+    cp test/outside/lf_magic.c "$work/nolink/"
+    printf 'M' >"$work/nolink/corpus/m"
+    printf 'Kx' >"$work/nolink/corpus/k"
+    if (cd "$work/nolink" && clang -O2 -fsanitize=fuzzer-no-link -c lf_magic.c &&
+        clang lf_magic.o $lflibs -o harness) >"$work/nolink.log" 2>&1; then
+        (cd "$work/nolink" && ./harness -fork=1 -runs=50000 -seed=1 corpus >out 2>&1)
+        st=$?
+        n=$(ls "$work"/nolink/crash-* 2>/dev/null | wc -l)
+        [ $st -eq 77 ] && [ "$n" -eq 2 ] &&
+            grep -q 'Loaded 1 module' "$work/nolink/out" &&
+            ok "clang -fsanitize=fuzzer-no-link: links with the driver, both bugs found" ||
+            bad "clang -fsanitize=fuzzer-no-link harness: status $st, $n crash files"
+    else
+        bad "clang -fsanitize=fuzzer-no-link harness did not link: $(grep -m1 -i error \
+            "$work/nolink.log")"
+    fi
 fi
 
 # The embedding example: a library's own test program (its own main and runner) links the
