@@ -183,10 +183,11 @@ size_t FGI_REAL(malloc_usable_size)(void *p);
 #define REAL_USABLE(b) FGI_REAL(malloc_usable_size)(b)
 #else
 #define POISON(b, n) ((void)(b), (void)(n))
-/* glibc exports malloc_usable_size under no other name: the next definition after this
- * program's own (ours) is the C library's. Looked up at the first arm, before any block
- * has a header (in a -static link there is none to find, nor any headed block: the
- * interposed family is not the program's there). */
+/* glibc exports malloc_usable_size under no other name. The next definition after this
+ * program's own (ours) is found the way __libc_malloc was bound — the C library's, or a
+ * preloaded allocator's that defines both — so the two always belong together. Looked up
+ * at the first arm, before any block has a header (in a -static link there is none to
+ * find, nor any headed block: the interposed family is not the program's there). */
 static size_t (*_Atomic libc_usable)(void *);
 
 static void find_usable(void)
@@ -506,7 +507,7 @@ static void other_restore(const slot *s)
 
 /* ---- the accounting both sides share --------------------------------------------- */
 
-/* This run's live bytes, before the clamp at 0: the total of both tables, less the blocks
+/* This run's live bytes, before the clamp at 0: the total of both sides, less the blocks
  * other threads freed that wait for the owner, less `base`. Signed: a held run that freed
  * an earlier run's blocks is below its base. A block another thread freed is no longer
  * counted while it waits (a case blocked in pthread_join must not have its worker refused

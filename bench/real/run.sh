@@ -11,8 +11,12 @@
 # The libraries are the system's shared objects, uninstrumented for every engine; a
 # library whose -dev package pkg-config cannot find is skipped, and the table says so.
 # Every run starts from the same seeds (bench/real/seeds.c, made by the library itself)
-# copied into a fresh scratch corpus directory, with seed BENCH_REAL_SEED, for
-# BENCH_REAL_SECONDS seconds. Each round runs the four in turn (lf, driver, no-fork,
+# copied into a fresh scratch corpus directory, for BENCH_REAL_SECONDS seconds, with seed
+# BENCH_REAL_SEED in round 1, the next seed in round 2, and so on (every engine the same
+# seed in a round). A seed, and the build itself, decide which inputs a run goes on to
+# execute (the layout of the engine's code moves a harness's edge ids: a change anywhere
+# in the engine can send a run down other paths of the library, ±15% of cases/s on
+# libxml2), so the median is over several explorations, not one repeated. Each round runs the four in turn (lf, driver, no-fork,
 # supervised) so load on a shared machine falls on all of them; BENCH_REAL_REPS rounds,
 # medians reported.
 #
@@ -186,9 +190,10 @@ fg_summary() {
         END { s = ""; for (k in n) s = s (s ? "," : "") k; print s ? s : "-" }' "$LOG")
 }
 
-# One run of engine $1 on library $2 (round $3).
+# One run of engine $1 on library $2 (round $3, seed SEED + $3 - 1).
 run_one() {
     e=$1 lib=$2 dir=$D/$2 w=$D/$2/work
+    seed=$((SEED + $3 - 1))
     rm -rf "$w"
     mkdir -p "$w/corpus" "$w/out"
     nseeds=$(find "$dir/seeds" -type f | wc -l)
@@ -197,7 +202,7 @@ run_one() {
     lf | driver)
         # the same command line for both: libFuzzer's flags
         cp "$dir/seeds/"* "$w/corpus/"
-        timed "$dir/$e" -seed="$SEED" -max_total_time="$SECS" -print_final_stats=1 \
+        timed "$dir/$e" -seed="$seed" -max_total_time="$SECS" -print_final_stats=1 \
             -artifact_prefix="$w/out/" "$w/corpus"
         units=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$LOG")
         [ -n "$units" ] || die "no stat::number_of_executed_units in $LOG"
@@ -216,7 +221,7 @@ run_one() {
         cp "$dir/seeds/"* "$w/corpus/real/"
         flag=
         [ "$e" = supervised ] || flag=--no-fork
-        timed "$dir/native" $flag --targets=real --seed="$SEED" --seconds="$SECS" \
+        timed "$dir/native" $flag --targets=real --seed="$seed" --seconds="$SECS" \
             --max-len=4096 --dict= --corpus="$w/corpus" --findings="$w/out"
         fg_summary
         units=$((CASES + nseeds))
@@ -233,7 +238,7 @@ run_one() {
 }
 
 echo "bench-real: $(uptime)"
-echo "bench-real: $SECS s a run, $REPS rounds, seed $SEED; engines:$(for e in $ENGINES; do
+echo "bench-real: $SECS s a run, $REPS rounds, seeds $SEED..$((SEED + REPS - 1)); engines:$(for e in $ENGINES; do
     printf ' %s' "$e"; done)"
 echo "bench-real: fuzzgate: $("$GCC" --version | sed 1q) $OPT $COV (harness); engine from $B"
 [ -n "$LF_SKIP" ] || echo "bench-real: libFuzzer: $("$CLANG" --version | sed 1q) $OPT" \
