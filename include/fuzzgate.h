@@ -144,8 +144,9 @@ FG_NORETURN void fg_fail_at(const char *file, int line, const char *cond, const 
 #define fg_fail(...) fg_fail_at(__FILE__, __LINE__, (const char *)0, __VA_ARGS__)
 
 /* Marks the running case's input as one not to keep (libFuzzer's "return -1"): whatever
- * its signature or coverage, it is not added to the corpus. The case still passes or
- * fails on its oracles. Only on the case's own thread; elsewhere it does nothing. */
+ * its signature or coverage, it is not added to the corpus, nor counted as seen (an
+ * accepted input doing the same later is news). The case still passes or fails on its
+ * oracles. Only on the case's own thread; elsewhere it does nothing. */
 void fg_reject(void);
 
 /* More than one signature. Each says something about the running case beyond what its

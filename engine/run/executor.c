@@ -176,6 +176,15 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     r->ex.full = origin != NULL;
     int force = always || (origin && sig == 0 && !r->ex.res.rejected);
     int fresh = 0, known = 1;
+    r->ex.nckeys = 0;
+    r->ex.nfeat = r->ex.ncov = 0;
+    r->ex.fhash = 0;
+    /* A rejected case (fg_reject, libFuzzer's -1) is not the target's behaviour, and none
+     * of it is counted, as libFuzzer drops such a run's coverage: counted, its signature
+     * and features would be known to the snapshot with no entry behind them, and an
+     * accepted input doing the same later would never be kept. */
+    if (r->ex.res.rejected && !always)
+        return;
     if (sig) {
         uint64_t mixed = fg_mix64(sig); /* one hash for the three sets */
         if (fgi_novelty_bump_mixed(&r->ex.dsig, sig, mixed, 1) < 0)
@@ -187,9 +196,6 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
             fresh = rc;
         }
     }
-    r->ex.nckeys = 0;
-    r->ex.nfeat = r->ex.ncov = 0;
-    r->ex.fhash = 0;
     if (fgi_cov_enabled())
         collect_coverage(r);
     else /* a plain build: comparisons against constants it had not met (cmp.h) */

@@ -411,6 +411,18 @@ static uint64_t reject_run(const uint8_t *d, size_t n)
 FG_TARGET(planted_reject, .flags = FG_NO_CORPUS,
           .run = reject_run, .what = "fg_reject on every input")
 
+/* Twins: a first byte 2k (accepted) and 2k + 1 (rejected) do the same thing, signature
+ * k + 1. Whichever twin a run meets first, the accepted one is kept when it comes: 128
+ * behaviours and the empty input. */
+static uint64_t reject_twin_run(const uint8_t *d, size_t n)
+{
+    if (n && (d[0] & 1))
+        fg_reject();
+    return fg_sig(n ? 1 + (d[0] >> 1) : 0, 0);
+}
+FG_TARGET(planted_reject_twin, .flags = FG_NO_CORPUS, .run = reject_twin_run,
+          .what = "odd first bytes rejected, each doing what its even twin does")
+
 /* ---- the misbehaviour matrix ---------------------------------------------------------
  * Each target misbehaves one way on an input holding 0xAB, and has a second bug, an
  * FG_CHECK on an input holding 0xCD. A supervised run must outlive the first, report it
