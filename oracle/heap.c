@@ -216,10 +216,14 @@ HOT hdr *hdr_of(const void *p)
     return (hdr *)((uintptr_t)p - sizeof(hdr));
 }
 
-/* 1 when p carries a header. Reads the word before p, which every allocator's block has. */
+/* 1 when p carries a header. Reads the word before p, which every allocator's block has
+ * (copied, not loaded through a pointer: free of a misaligned address, a target's bug,
+ * must still reach the allocator to be reported as the crash it is). */
 HOT int headed(const void *p)
 {
-    return hdr_of(p)->tag == TAG(p);
+    uint64_t tag;
+    memcpy(&tag, (const char *)p - sizeof tag, sizeof tag);
+    return tag == TAG(p);
 }
 
 HOT size_t lead_of(const hdr *h)
