@@ -253,12 +253,25 @@ int fgi_cmp_traced(void)
     return cmp.traced;
 }
 
+/* 1 when a and b look like two addresses in one mapping: both at or above 4 GiB and
+ * below 2^48 (user space on x86-64 and arm64; a PIE's code and data, the heap, mmap and
+ * the stack all live there), less than 4 GiB apart. A pointer checked against a buffer's
+ * end (strtod's `end <= buf + len`) teaches nothing, and ASLR moves it: recorded, it could
+ * be written into an input, and two runs of one build would go different ways. */
+static int addresses(uint64_t a, uint64_t b)
+{
+    const uint64_t low = (uint64_t)1 << 32, high = (uint64_t)1 << 48;
+    return a >= low && b >= low && a < high && b < high && (a > b ? a - b : b - a) < low;
+}
+
 static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
 {
     cmp.traced = 1;
     /* Equal operands teach nothing, and small constants are what byte havoc finds on its
      * own; both would crowd the table. */
     if (a == b || !fgi_case_on_thread() || (a < 2 && b < 2))
+        return;
+    if (width == 8 && !b_is_constant && addresses(a, b))
         return;
     fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
     slot->a = a;

@@ -218,6 +218,40 @@ static void compare_useless_then_useful(void)
     fgi_cmp_note_bytes("", 0, "abc", 3);
 }
 
+/* Addresses compared: on the stack, in a global, on the heap (a pointer against its
+ * buffer's end). ASLR moves them; none may be recorded. */
+static char cmp_object[64];
+
+static void compare_addresses(void)
+{
+    char local[16];
+    char *volatile heap = malloc(32);
+    __sanitizer_cov_trace_cmp8((uintptr_t)&local[9], (uintptr_t)&local[0]);
+    __sanitizer_cov_trace_cmp8((uintptr_t)&cmp_object[40], (uintptr_t)cmp_object);
+    __sanitizer_cov_trace_cmp8((uintptr_t)heap + 32, (uintptr_t)heap);
+    free(heap);
+}
+
+/* The twin: 64-bit values that are no addresses — a magic against the input's bytes,
+ * two large values far apart, a small one against an address-sized constant. */
+static void compare_addresses_then_values(void)
+{
+    compare_addresses();
+    __sanitizer_cov_trace_cmp8(0x7f454c4600000000ULL, 0x7f454c4602010100ULL);
+    __sanitizer_cov_trace_cmp8((uint64_t)1 << 33, (uint64_t)1 << 40);
+    __sanitizer_cov_trace_const_cmp8(0x00007fff00001000ULL, 0x00007fff00002000ULL);
+}
+
+FG_TEST(cmp_two_addresses_are_not_recorded)
+{
+    CHECK(fgt_in_case(compare_addresses));
+    CHECK(tables_empty());
+    CHECK(fgt_in_case(compare_addresses_then_values));
+    const fgi_cmp_int *got[8];
+    CHECK_EQ_U(recorded_ints(got, 8), 3);
+    fgi_cmp_reset();
+}
+
 FG_TEST(cmp_equal_operands_and_tiny_ints_ignored)
 {
     CHECK(fgt_in_case(compare_useless_pairs));
