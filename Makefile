@@ -3,6 +3,7 @@
 #   make                 build/libfuzzgate.a, build/libfuzzgate_main.a, build/fuzzgate
 #   make check           unit tests, planted-bug and determinism tests, install test, the gate,
 #                        and no circle of includes (test/scripts/include_cycles.sh)
+#   make check-build     what make check runs, built and not run (make -j2 check-build)
 #   make fuzz            a depth run of every built-in target (FUZZ_SECONDS each, live status)
 #   make bench           cases/s vs libFuzzer, the oracles' cost, malloc/free pair cost (~2 min)
 #   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer (FIND_ROWS=plain:
@@ -107,7 +108,7 @@ PLANTED_OBJ := $(B)/test/planted/planted.o $(B)/test/planted/planted_zlib.o \
                $(B)/test/planted/planted_expat.o
 LF_MAIN_OBJ := $(B)/bridge/harness/libfuzzer_main.o
 
-.PHONY: all check unit gate fuzz bench bench-find bench-real brotli-seeds install clean docs \
+.PHONY: all check check-build unit gate fuzz bench bench-find bench-real brotli-seeds install clean docs \
         libfuzzer afl coverage
 all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a $(B)/fuzzgate
 
@@ -237,8 +238,15 @@ $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 
 check: unit gate
 
-unit: all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-cov $(B)/test-lf-custom \
-	$(if $(HAVE_XML),$(B)/test-lf-xml) $(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
+# What `make check` runs, built: `make -j2 check-build` first lets a machine compile in
+# parallel while the tests themselves still run one at a time (.ci/run does this).
+CHECK_BUILD := all $(B)/test-unit $(B)/test-planted $(B)/test-lf $(B)/test-lf-cov \
+	$(B)/test-lf-custom $(if $(HAVE_XML),$(B)/test-lf-xml) \
+	$(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
+
+check-build: $(CHECK_BUILD)
+
+unit: $(CHECK_BUILD)
 	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
 	sh test/scripts/include_cycles.sh
