@@ -58,16 +58,19 @@ typedef struct hdr {
     uint32_t idx;   /* its entry in `own`, or NO_ENTRY */
     uint32_t shift; /* log2 of the bytes from the allocator's block to p: HDR_SHIFT, or an
                      * alignment's when one larger than the header was asked for */
-    uint64_t tag;   /* TAG(p) */
+    uint64_t tag;   /* TAG(p, shift); the chain's link while its free is deferred */
 } hdr;
 
 #define HDR_SHIFT 4 /* the header's 16 bytes: p keeps the allocator's 16-byte alignment */
 #define NO_ENTRY UINT32_MAX
 #define NO_SPARE SIZE_MAX /* the end of the spare entries' chain */
 /* Top bit set: a glibc chunk size is never this large, so no unheaded block carries a
- * valid tag. The rest are arbitrary bits; the tag is never written to a report. */
+ * valid tag. The rest are arbitrary bits; the tag is never written to a report. The shift
+ * is folded in (bits 48..53), so a target's write just before its block that changes the
+ * shift unheads the block (its free then fails in the allocator, as such a bug should)
+ * rather than sending a wild address to the allocator. */
 #define TAG_KEY 0xd1b54a32d192ed03ULL
-#define TAG(p) ((uint64_t)(uintptr_t)(p) ^ TAG_KEY)
+#define TAG(p, shift) ((uint64_t)(uintptr_t)(p) ^ TAG_KEY ^ (uint64_t)(shift) << 48)
 
 _Static_assert(sizeof(hdr) == (size_t)1 << HDR_SHIFT, "the header is 16 bytes");
 
@@ -221,9 +224,9 @@ HOT hdr *hdr_of(const void *p)
  * must still reach the allocator to be reported as the crash it is). */
 HOT int headed(const void *p)
 {
-    uint64_t tag;
-    memcpy(&tag, (const char *)p - sizeof tag, sizeof tag);
-    return tag == TAG(p);
+    hdr h;
+    memcpy(&h, (const char *)p - sizeof h, sizeof h);
+    return h.tag == TAG(p, h.shift) && h.shift < 64;
 }
 
 HOT size_t lead_of(const hdr *h)
@@ -243,7 +246,7 @@ HOT void stamp(void *p, unsigned shift, uint32_t idx)
     hdr *h = hdr_of(p);
     h->idx = idx;
     h->shift = shift;
-    h->tag = TAG(p);
+    h->tag = TAG(p, shift);
     POISON((char *)p - ((size_t)1 << shift), (size_t)1 << shift);
 }
 
@@ -588,13 +591,14 @@ HOT void drain(void)
 static void drain_now(void)
 {
     void *p = atomic_exchange_explicit(&heap.remote, NULL, memory_order_acquire);
-    while (p) {
-        void *next = *(void **)p;
-        size_t usable = usable_of(p);
+    while (p) { /* each headed, its tag word the link (defer_free) */
+        void *next;
+        memcpy(&next, &hdr_of(p)->tag, sizeof next);
+        size_t usable = REAL_USABLE(block_of(p)) - lead_of(hdr_of(p)); /* as usable_of */
         own_forget(p);
         atomic_fetch_sub_explicit(&heap.deferred, usable, RELAXED); /* after: never counted
                                                                      * twice as gone */
-        raw_free(p);
+        FGI_REAL(free)(block_of(p));
         p = next;
     }
 }
@@ -661,12 +665,14 @@ static void *other_record(void *p, size_t size, uintptr_t site)
     return p;
 }
 
+/* Pushes headed p on `remote`. The link goes in the header's tag word, not in the block:
+ * a block of 0 bytes has no room for it (under ASan its end is the next chunk's header). */
 static void defer_free(void *p)
 {
     atomic_fetch_add_explicit(&heap.deferred, usable_of(p), RELAXED);
     void *head = atomic_load_explicit(&heap.remote, RELAXED);
     do
-        *(void **)p = head;
+        memcpy(&hdr_of(p)->tag, &head, sizeof head);
     while (!atomic_compare_exchange_weak_explicit(&heap.remote, &head, p,
                                                   memory_order_release, RELAXED));
 }
@@ -943,6 +949,9 @@ void fgi_heap_arm(size_t allowance)
 {
     /* The calling thread becomes the owner. Frees another thread deferred after an
      * earlier disarm are taken first, as the old owner's (same thread in practice). */
+#ifndef FGI_ASAN
+    find_usable(); /* now, while no call of the family is under way */
+#endif
     drain();
     atomic_store_explicit(&heap.owner, &heap_thread, RELAXED);
     /* No lock while not held: disarmed nobody reads these, and the release store below
@@ -951,9 +960,6 @@ void fgi_heap_arm(size_t allowance)
     if (held) {
         lock();
     } else { /* what the last run left was kept for a retention check that did not come */
-#ifndef FGI_ASAN
-        find_usable(); /* now, while no call of the family is under way */
-#endif
         own_empty();
         if (COUNT(&heap.other) || heap.other.high) { /* nothing to do, and no lock, when
                                                       * no other thread allocated */

@@ -535,3 +535,45 @@ FG_TEST(heap_under_asan_a_write_just_before_a_runs_block_is_reported)
     CHECK_EQ_U(write_in_child(31), 0);
 #endif
 }
+
+/* A block of 0 bytes another thread frees while the run's list holds others: the deferred
+ * free keeps its chain in the header, not in the block, which has no room for it (under
+ * ASan the block's end is the next chunk's header; writing there broke the neighbour's
+ * free). */
+FG_TEST(heap_an_empty_block_freed_on_another_thread_leaves_its_neighbour_whole)
+{
+    other_start();
+    fgi_heap_report r;
+    fgi_heap_arm(ROOMY);
+    void *keep = heap_malloc(8); /* the list is not empty: the free must be deferred */
+    void *a = heap_malloc(0), *b = heap_malloc(0), *c = heap_calloc(0, 4);
+    CHECK(a != NULL && b != NULL && c != NULL);
+    on_thread(thread_free, a);
+    on_thread(thread_free, c);
+    heap_free(b); /* a's neighbour, most likely */
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 1);
+    CHECK_EQ_U(r.live_bytes, 8);
+    heap_free(keep);
+    other_stop();
+}
+
+/* A later run reuses the list's entries: a block an earlier run left is not taken for the
+ * new block that now holds its entry, and freeing it changes nothing of the new run's. */
+FG_TEST(heap_an_earlier_runs_block_is_not_the_entry_that_replaced_it)
+{
+    fgi_heap_report r;
+    fgi_heap_arm(ROOMY);
+    void *old = heap_malloc(30); /* entry 0 of run 1, left */
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 1);
+    fgi_heap_arm(ROOMY); /* not held: the list starts empty */
+    void *now = heap_malloc(70); /* entry 0 again */
+    heap_free(old);              /* its header still says entry 0 */
+    old = heap_realloc(NULL, 5);
+    heap_free(old);
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 1);
+    CHECK_EQ_U(r.live_bytes, 70);
+    heap_free(now);
+}
