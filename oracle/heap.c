@@ -219,9 +219,10 @@ HOT hdr *hdr_of(const void *p)
     return (hdr *)((uintptr_t)p - sizeof(hdr));
 }
 
-/* 1 when p carries a header. Reads the word before p, which every allocator's block has
- * (copied, not loaded through a pointer: free of a misaligned address, a target's bug,
- * must still reach the allocator to be reported as the crash it is). */
+/* 1 when p carries a header. Reads the 16 bytes before p, where an unheaded block has the
+ * allocator's own header (glibc's two size words, ASan's chunk header); copied, not
+ * loaded through a pointer: free of a misaligned address, a target's bug, must still
+ * reach the allocator to be reported as the crash it is. */
 HOT int headed(const void *p)
 {
     hdr h;
