@@ -264,12 +264,16 @@ HOT void *raw_alloc(size_t size, unsigned shift, int zero)
     return zero ? FGI_REAL(calloc)(1, size + lead) : FGI_REAL(malloc)(size + lead);
 }
 
+/* The bytes the program may use at headed p (its shift read, not its tag). */
+static size_t headed_usable(void *p)
+{
+    return REAL_USABLE(block_of(p)) - lead_of(hdr_of(p));
+}
+
 /* The bytes the program may use at p, headed or not. */
 static size_t usable_of(void *p)
 {
-    if (!headed(p))
-        return REAL_USABLE(p);
-    return REAL_USABLE(block_of(p)) - lead_of(hdr_of(p));
+    return headed(p) ? headed_usable(p) : REAL_USABLE(p);
 }
 
 /* Frees p, headed or not, to the allocator underneath. */
@@ -595,7 +599,7 @@ static void drain_now(void)
     while (p) { /* each headed, its tag word the link (defer_free) */
         void *next;
         memcpy(&next, &hdr_of(p)->tag, sizeof next);
-        size_t usable = REAL_USABLE(block_of(p)) - lead_of(hdr_of(p)); /* as usable_of */
+        size_t usable = headed_usable(p);
         own_forget(p);
         atomic_fetch_sub_explicit(&heap.deferred, usable, RELAXED); /* after: never counted
                                                                      * twice as gone */

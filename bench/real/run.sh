@@ -16,9 +16,9 @@
 # seed in a round). A seed, and the build itself, decide which inputs a run goes on to
 # execute (the layout of the engine's code moves a harness's edge ids: a change anywhere
 # in the engine can send a run down other paths of the library, ±15% of cases/s on
-# libxml2), so the median is over several explorations, not one repeated. Each round runs the four in turn (lf, driver, no-fork,
-# supervised) so load on a shared machine falls on all of them; BENCH_REAL_REPS rounds,
-# medians reported.
+# libxml2), so the median is over several explorations, not one repeated. Each round runs
+# the four in turn (lf, driver, no-fork, supervised) so load on a shared machine falls on
+# all of them; BENCH_REAL_REPS rounds, medians reported.
 #
 # Per run: executed units (libFuzzer's and the driver's stat::number_of_executed_units;
 # the native target's generated cases + seeds) / the process's wall-clock seconds; its

@@ -170,12 +170,6 @@ static void emit_record(run *r, uint32_t type, fgi_cand *c, fgi_hits *h)
 static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, int always,
                       unsigned long mark, unsigned long smark)
 {
-    const char *origin = fgi_plan_origin(r, seq);
-    uint64_t sig = r->ex.res.sig;
-    r->ex.blocked = !always && ((!origin && r->t->unguided) || r->ex.res.rejected);
-    r->ex.full = origin != NULL;
-    int force = always || (origin && sig == 0 && !r->ex.res.rejected);
-    int fresh = 0, known = 1;
     r->ex.nckeys = 0;
     r->ex.nfeat = r->ex.ncov = 0;
     r->ex.fhash = 0;
@@ -185,6 +179,12 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
      * accepted input doing the same later would never be kept. */
     if (r->ex.res.rejected && !always)
         return;
+    const char *origin = fgi_plan_origin(r, seq);
+    uint64_t sig = r->ex.res.sig;
+    r->ex.blocked = !always && !origin && r->t->unguided;
+    r->ex.full = origin != NULL;
+    int force = always || (origin && sig == 0);
+    int fresh = 0, known = 1;
     if (sig) {
         uint64_t mixed = fg_mix64(sig); /* one hash for the three sets */
         if (fgi_novelty_bump_mixed(&r->ex.dsig, sig, mixed, 1) < 0)

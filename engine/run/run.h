@@ -117,7 +117,8 @@ typedef struct run {
                                        * collect_coverage left to look up) */
         uint64_t *ckeys;         /* the current case's candidate features */
         size_t nckeys, ckeys_cap;
-        int blocked;             /* the current case may not be kept (rejected, unguided) */
+        int blocked;             /* the current case may not be kept (unguided; a rejected one
+                                  * counts nothing at all) */
         int full;                /* the current case is replayed: send all its features */
         uint64_t fhash;          /* the current case's feature hash (schedule.h) */
         size_t base;             /* the corpus entry the current generated case came from */
