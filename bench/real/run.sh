@@ -23,8 +23,11 @@
 # Per run: executed units (libFuzzer's and the driver's stat::number_of_executed_units;
 # the native target's generated cases + seeds) / the process's wall-clock seconds; its
 # CPU seconds and peak RSS (from /usr/bin/time; for supervised runs the larger of the
-# supervisor and the executor); the mean input length executed (count.c, the same source
-# in every binary: calls and bytes); and findings (libFuzzer: a non-zero exit or an
+# supervisor and the executor); the mean input length executed and the time spent inside
+# the harness (count.c, the same source in every binary: calls, bytes, nanoseconds between
+# entering and leaving it), which splits a case's wall time into the library's part
+# (with the hooks it calls back: the heap oracle's malloc, trace callbacks) and the
+# engine's own loop around it; and findings (libFuzzer: a non-zero exit or an
 # artifact; fuzzgate: its FAIL line and the kinds under it). A measurement, not a test:
 # nothing here judges the numbers; the exit status is non-zero only when something fails
 # to build or a run ends without its summary.
@@ -156,7 +159,7 @@ fi
 [ -n "$LIBS_RUN" ] || die "no library to run:$SKIPPED"
 
 # ---- run --------------------------------------------------------------------------------
-# lib engine round rate units wall cpu rss_kb calls bytes cpu_rate findings
+# lib engine round rate units wall cpu rss_kb calls bytes cpu_rate findings inside_ns
 RES=$D/results.txt
 : >"$RES"
 
@@ -227,12 +230,16 @@ run_one() {
         units=$((CASES + nseeds))
         ;;
     esac
-    counts=$(sed -n 's/^bench-real-count: calls \([0-9]*\) bytes \([0-9]*\)$/\1 \2/p' "$LOG" |
-        tail -n 1)
+    counts=$(sed -n 's/^bench-real-count: calls \([0-9]*\) bytes \([0-9]*\) inside_ns \([0-9]*\)$/\1 \2 \3/p' \
+        "$LOG" | tail -n 1)
     [ -n "$counts" ] || die "no bench-real-count line in $LOG"
+    read -r calls bytes inside <<EOF
+$counts
+EOF
+    counts="$calls $bytes"
     rate=$(awk -v n="$units" -v t="$WALL" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')
     crate=$(awk -v n="$units" -v t="$CPU" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')
-    echo "$lib $e $3 $rate $units $WALL $CPU $RSS $counts $crate $FOUND" >>"$RES"
+    echo "$lib $e $3 $rate $units $WALL $CPU $RSS $counts $crate $FOUND $inside" >>"$RES"
     printf '  %-6s %-10s round %d: %9s cases/s (%s units, %ss wall, %ss cpu), findings %s\n' \
         "$lib" "$e" "$3" "$rate" "$units" "$WALL" "$CPU" "$FOUND"
 }
@@ -274,6 +281,11 @@ function median(list,    n, v, i, j, t) {
     rate[k] = rate[k] " " $4; rss[k] = rss[k] " " ($8 == "-" ? "" : $8 / 1024)
     calls[k] += $9; bytes[k] += $10; crate[k] = crate[k] " " $11
     if ($12 != "-") found[k] = found[k] (found[k] ? "," : "") $12
+    # ns a case inside the harness and outside it (the engine): the wall time of the run, split
+    if ($5 > 0) {
+        inns[k] = inns[k] " " $13 / $5
+        outns[k] = outns[k] " " ($6 * 1e9 - $13) / $5
+    }
 }
 END {
     ne = split(engines, E, " "); nl = split(libs, L, " ")
@@ -326,6 +338,29 @@ END {
             s = s sprintf(" %s: %s;", E[e], u)
         }
         print "findings " L[l] ":" (s ? s : " none")
+    }
+    print ""
+    print "where the wall time of a case goes (ns a case, medians): in = inside the harness (the"
+    print "library, and the hooks it calls: the heap oracle, trace callbacks), out = the rest"
+    print "(the engine: mutation, bookkeeping, the oracles around the call); out lf/E = how"
+    print "many times libFuzzer out is E out: the engine own cost, apart from what its"
+    print "inputs make the library do"
+    hdr = sprintf("%-7s", "harness")
+    for (e = 1; e <= ne; e++) hdr = hdr sprintf(" %8s %8s", short[E[e]] " in", short[E[e]] " out")
+    for (e = 1; e <= ne; e++) if (E[e] != "lf") hdr = hdr sprintf(" %9s", "out lf/" short[E[e]])
+    print hdr
+    for (l = 1; l <= nl; l++) {
+        line = sprintf("%-7s", L[l])
+        for (e = 1; e <= ne; e++) {
+            k = L[l] SUBSEP E[e]
+            line = line sprintf(" %8.0f %8.0f", median(inns[k]), median(outns[k]))
+        }
+        for (e = 1; e <= ne; e++) {
+            if (E[e] == "lf") continue
+            lo = median(outns[L[l], "lf"]); o = median(outns[L[l], E[e]])
+            line = line sprintf(" %9s", lo > 0 && o > 0 ? sprintf("%.2f", lo / o) : "-")
+        }
+        print line
     }
 }' "$RES"
 echo "(lf = libFuzzer; drv = fuzzgate's libFuzzer driver; nofork/sup = the harness as a"
