@@ -39,7 +39,9 @@
 # the harness compares what each engine adds around the library's own work -- the heap
 # oracle's allocator wrapper, the harness's instrumentation (gcc's trace-pc calls against
 # clang's inline counters) -- with exploration out of it. (Outside the harness a replay
-# is mostly reading files, so only the inside is reported.)
+# is mostly reading files, so only the inside is reported. The driver keeps every input it
+# replays, libFuzzer only the new ones: the driver's own allocations between calls leave
+# the heap in another state for the library's, which counts against it here.)
 #
 # Environment: CC (what built $B; default cc), GCC (default gcc, or $CC when it is not
 # clang), CLANG (default clang), B (default build), OPT (default -O2), BENCH_REAL_SECONDS
