@@ -14,7 +14,9 @@
  * of a run's time is the engine's own loop. On x86-64 the two reads a call are the time
  * stamp counter (a few nanoseconds), converted to nanoseconds by the wall clock's advance
  * over the whole run; elsewhere they are CLOCK_MONOTONIC reads. The same reads are in
- * every engine's calls, so their cost falls on both sides alike.
+ * every engine's calls, so their cost falls on both sides alike. A call that does not
+ * return (a fuzzgate case ended by an oracle or a check jumps out of it; libFuzzer's
+ * crash ends the process) adds nothing, so with findings the inside is undercounted.
  */
 #include "harness.h"
 

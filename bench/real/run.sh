@@ -32,21 +32,9 @@
 # nothing here judges the numbers; the exit status is non-zero only when something fails
 # to build or a run ends without its summary.
 #
-# Then, unless BENCH_REAL_REPLAY is 0, the replay: BENCH_REAL_REPLAY inputs a library
-# (bench/real/variants.c: its seeds, edited by a fixed generator; the same files for every
-# engine) replayed by libFuzzer and by the driver (`-runs=0 DIR`), BENCH_REAL_REPS times
-# each, in turn. Both hand the library the same bytes, so the time a call spends inside
-# the harness compares what each engine adds around the library's own work -- the heap
-# oracle's allocator wrapper, the harness's instrumentation (gcc's trace-pc calls against
-# clang's inline counters) -- with exploration out of it. (Outside the harness a replay
-# is mostly reading files, so only the inside is reported. The driver keeps every input it
-# replays, libFuzzer only the new ones: the driver's own allocations between calls leave
-# the heap in another state for the library's, which counts against it here.)
-#
 # Environment: CC (what built $B; default cc), GCC (default gcc, or $CC when it is not
 # clang), CLANG (default clang), B (default build), OPT (default -O2), BENCH_REAL_SECONDS
-# (default 10), BENCH_REAL_REPS (default 3), BENCH_REAL_SEED (default 1),
-# BENCH_REAL_REPLAY (default 20000; 0 skips the replay), BENCH_REAL_LIBS
+# (default 10), BENCH_REAL_REPS (default 3), BENCH_REAL_SEED (default 1), BENCH_REAL_LIBS
 # (default "empty zlib brotli png expat yaml xml"), BENCH_REAL_ENGINES (default
 # "lf driver nofork supervised").
 set -eu
@@ -58,7 +46,6 @@ OPT=${OPT:--O2}
 SECS=${BENCH_REAL_SECONDS:-10}
 REPS=${BENCH_REAL_REPS:-3}
 SEED=${BENCH_REAL_SEED:-1}
-REPLAY=${BENCH_REAL_REPLAY:-20000}
 LIBS=${BENCH_REAL_LIBS:-empty zlib brotli png expat yaml xml}
 ENGINES=${BENCH_REAL_ENGINES:-lf driver nofork supervised}
 if [ -z "${GCC:-}" ]; then
@@ -73,7 +60,6 @@ die() {
 case $SECS in '' | *[!0-9]* | 0) die "BENCH_REAL_SECONDS='$SECS' is not a positive count" ;; esac
 case $REPS in '' | *[!0-9]* | 0) die "BENCH_REAL_REPS='$REPS' is not a positive count" ;; esac
 case $SEED in '' | *[!0-9]*) die "BENCH_REAL_SEED='$SEED' is not a seed" ;; esac
-case $REPLAY in '' | *[!0-9]*) die "BENCH_REAL_REPLAY='$REPLAY' is not a count" ;; esac
 for e in $ENGINES; do
     case $e in lf | driver | nofork | supervised) ;;
     *) die "BENCH_REAL_ENGINES: no engine '$e' (lf driver nofork supervised)" ;;
@@ -166,10 +152,6 @@ build_lib() {
     LIBS_RUN="$LIBS_RUN $lib"
 }
 
-mkdir -p "$D"
-# shellcheck disable=SC2086 # a flag list
-"$GCC" -std=c11 -D_GNU_SOURCE $OPT $WARN -o "$D/variants" bench/real/variants.c ||
-    die "cannot build bench/real/variants.c with $GCC"
 for lib in $LIBS; do build_lib "$lib"; done
 if [ -n "$LF_SKIP" ]; then
     ENGINES=$(echo "$ENGINES" | sed 's/\blf\b//')
@@ -278,38 +260,6 @@ for lib in $LIBS_RUN; do
     done
     rm -rf "$D/$lib/work"
 done
-
-# ---- replay -----------------------------------------------------------------------------
-# lib engine round calls inside_ns
-REPLAY_RES=$D/replay.txt
-: >"$REPLAY_RES"
-REPLAY_ENGINES=
-for e in $ENGINES; do
-    case $e in lf | driver) REPLAY_ENGINES="$REPLAY_ENGINES $e" ;; esac
-done
-if [ "$REPLAY" -gt 0 ] && [ -n "$REPLAY_ENGINES" ]; then
-    for lib in $LIBS_RUN; do
-        v=$D/$lib/replay
-        rm -rf "$v" "$D/$lib/work"
-        mkdir -p "$v" "$D/$lib/work"
-        "$D/variants" "$D/$lib/seeds" "$v" "$REPLAY" || die "cannot write the $lib replay inputs"
-        r=1
-        while [ "$r" -le "$REPS" ]; do
-            for e in $REPLAY_ENGINES; do
-                LOG=$D/$lib/replay-$e-$r.log
-                rc=0
-                (cd "$D/$lib/work" && "../$e" -runs=0 "../replay") >"$LOG" 2>&1 || rc=$?
-                [ "$rc" -eq 0 ] || die "the $lib replay under $e exited $rc; see $LOG"
-                line=$(sed -n 's/^bench-real-count: calls \([0-9]*\) bytes [0-9]* inside_ns \([0-9]*\)$/\1 \2/p' \
-                    "$LOG" | tail -n 1)
-                [ -n "$line" ] || die "no bench-real-count line in $LOG"
-                echo "$lib $e $r $line" >>"$REPLAY_RES"
-            done
-            r=$((r + 1))
-        done
-        rm -rf "$v" "$D/$lib/work"
-    done
-fi
 echo "bench-real: $(uptime)"
 
 # ---- table ------------------------------------------------------------------------------
@@ -413,32 +363,6 @@ END {
         print line
     }
 }' "$RES"
-if [ -s "$REPLAY_RES" ]; then
-    echo
-    echo "the same $REPLAY inputs a library replayed by each engine (-runs=0 DIR; the library"
-    echo "does the same work in each): ns a call inside the harness, median of $REPS; drv/lf"
-    echo "is what the driver's oracles and instrumentation add to a library call"
-    awk -v libs="$LIBS_RUN" '
-function median(list,    n, v, i, j, t) {
-    n = split(list, v, " ")
-    for (i = 1; i <= n; i++)
-        for (j = i + 1; j <= n; j++)
-            if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
-    if (n == 0) return ""
-    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
-{ if ($4 > 0) ns[$1 SUBSEP $2] = ns[$1 SUBSEP $2] " " $5 / $4 }
-END {
-    printf "%-7s %8s %8s %7s\n", "harness", "lf in", "drv in", "drv/lf"
-    nl = split(libs, L, " ")
-    for (l = 1; l <= nl; l++) {
-        a = median(ns[L[l], "lf"]); b = median(ns[L[l], "driver"])
-        r = (a > 0 && b > 0) ? sprintf("%.2f", b / a) : "-"
-        printf "%-7s %8s %8s %7s\n", L[l], (a == "" ? "-" : sprintf("%.0f", a)),
-            (b == "" ? "-" : sprintf("%.0f", b)), r
-    }
-}' "$REPLAY_RES"
-fi
 echo "(lf = libFuzzer; drv = fuzzgate's libFuzzer driver; nofork/sup = the harness as a"
 echo " fuzzgate target, --no-fork and supervised; len: bytes per harness call, re-runs"
 echo " included; RSS in the order of the columns; per-run figures in $RES)"
