@@ -1,11 +1,16 @@
 # bench/real/run.sh — libFuzzer harnesses over system libraries: fuzzgate beside libFuzzer.
 #
 # Run by `make bench-real` after `make all` (the engine in $B built by $CC, gcc by default).
-# Each harness (bench/real/<lib>.c, with count.c around it) is built four ways into
+# Each harness (bench/real/<lib>.c, with count.c around it) is built these ways into
 # $B/bench-real/:
 #   lf      clang $OPT -fsanitize=fuzzer                      libFuzzer
 #   driver  gcc $OPT + the fuzzgate-libfuzzer module's Cflags (trace-pc, trace-cmp, no
 #           builtin comparisons): fuzzgate's libFuzzer driver, libfuzzgate_libfuzzer.a
+#   drvc    clang $OPT -fsanitize=fuzzer-no-link, linked with the same driver: the harness
+#           compiled exactly as for lf (an OSS-Fuzz build's flags: 8-bit counters, pc
+#           table, comparisons), only the engine differs. gcc's trace-pc is a call an edge
+#           where clang's counters are an increment, so `driver` against `lf` also
+#           compares the compilers' instrumentation; `drvc` against `lf` does not
 #   native  the same objects + native.c, a fuzzgate target with fuzzgate's own main,
 #           run twice: --no-fork (one process) and supervised (the default)
 # The libraries are the system's shared objects, uninstrumented for every engine; a
@@ -17,7 +22,7 @@
 # execute (the layout of the engine's code moves a harness's edge ids: a change anywhere
 # in the engine can send a run down other paths of the library, ±15% of cases/s on
 # libxml2), so the median is over several explorations, not one repeated. Each round runs
-# the four in turn (lf, driver, no-fork, supervised) so load on a shared machine falls on
+# the engines in turn (lf, driver, drvc, no-fork, supervised) so load on a shared machine falls on
 # all of them; BENCH_REAL_REPS rounds, medians reported.
 #
 # Per run: executed units (libFuzzer's and the driver's stat::number_of_executed_units;
@@ -36,7 +41,7 @@
 # clang), CLANG (default clang), B (default build), OPT (default -O2), BENCH_REAL_SECONDS
 # (default 10), BENCH_REAL_REPS (default 3), BENCH_REAL_SEED (default 1), BENCH_REAL_LIBS
 # (default "empty zlib brotli png expat yaml xml"), BENCH_REAL_ENGINES (default
-# "lf driver nofork supervised").
+# "lf driver drvc nofork supervised"; lf and drvc need clang).
 set -eu
 
 CC=${CC:-cc}
@@ -47,7 +52,7 @@ SECS=${BENCH_REAL_SECONDS:-10}
 REPS=${BENCH_REAL_REPS:-3}
 SEED=${BENCH_REAL_SEED:-1}
 LIBS=${BENCH_REAL_LIBS:-empty zlib brotli png expat yaml xml}
-ENGINES=${BENCH_REAL_ENGINES:-lf driver nofork supervised}
+ENGINES=${BENCH_REAL_ENGINES:-lf driver drvc nofork supervised}
 if [ -z "${GCC:-}" ]; then
     if "$CC" --version 2>/dev/null | grep -q clang; then GCC=gcc; else GCC=$CC; fi
 fi
@@ -61,8 +66,8 @@ case $SECS in '' | *[!0-9]* | 0) die "BENCH_REAL_SECONDS='$SECS' is not a positi
 case $REPS in '' | *[!0-9]* | 0) die "BENCH_REAL_REPS='$REPS' is not a positive count" ;; esac
 case $SEED in '' | *[!0-9]*) die "BENCH_REAL_SEED='$SEED' is not a seed" ;; esac
 for e in $ENGINES; do
-    case $e in lf | driver | nofork | supervised) ;;
-    *) die "BENCH_REAL_ENGINES: no engine '$e' (lf driver nofork supervised)" ;;
+    case $e in lf | driver | drvc | nofork | supervised) ;;
+    *) die "BENCH_REAL_ENGINES: no engine '$e' (lf driver drvc nofork supervised)" ;;
     esac
 done
 if [ ! -f "$B/libfuzzgate.a" ] || [ ! -f "$B/libfuzzgate_libfuzzer.a" ] ||
@@ -109,7 +114,7 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
     LF_SKIP="'$CLANG' is not installed"
 fi
 
-# Builds $D/<lib>/{lf,driver,native,seeds} and the seed directory; $1 library.
+# Builds $D/<lib>/{lf,driver,drvc,native,seeds} and the seed directory; $1 library.
 build_lib() {
     lib=$1 dir=$D/$1
     mods=$(module_of "$lib")
@@ -149,12 +154,23 @@ build_lib() {
             -o "$dir/lf" "bench/real/$lib.c" bench/real/count.c $libs >>"$log" 2>&1 ||
             LF_SKIP="'$CLANG -fsanitize=fuzzer' does not link (no libFuzzer runtime?); see $log"
     fi
+    if [ -z "$LF_SKIP" ]; then
+        # shellcheck disable=SC2086
+        {
+            "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN $cflags -fsanitize=fuzzer-no-link \
+                -c -o "$dir/harness-clang.o" "bench/real/$lib.c" &&
+                "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN -fsanitize=fuzzer-no-link \
+                    -c -o "$dir/count-clang.o" bench/real/count.c &&
+                "$CLANG" -o "$dir/drvc" "$dir/harness-clang.o" "$dir/count-clang.o" \
+                    "$B/libfuzzgate_libfuzzer.a" "$B/libfuzzgate.a" $libs -lpthread -lm
+        } >>"$log" 2>&1 || die "cannot build the $lib harness with $CLANG for the driver; see $log"
+    fi
     LIBS_RUN="$LIBS_RUN $lib"
 }
 
 for lib in $LIBS; do build_lib "$lib"; done
 if [ -n "$LF_SKIP" ]; then
-    ENGINES=$(echo "$ENGINES" | sed 's/\blf\b//')
+    ENGINES=$(echo "$ENGINES" | sed 's/\blf\b//; s/\bdrvc\b//')
 fi
 [ -n "$LIBS_RUN" ] || die "no library to run:$SKIPPED"
 
@@ -202,14 +218,14 @@ run_one() {
     nseeds=$(find "$dir/seeds" -type f | wc -l)
     LOG=$dir/$e-$3.log
     case $e in
-    lf | driver)
-        # the same command line for both: libFuzzer's flags
+    lf | driver | drvc)
+        # the same command line for all three: libFuzzer's flags
         cp "$dir/seeds/"* "$w/corpus/"
         timed "$dir/$e" -seed="$seed" -max_total_time="$SECS" -print_final_stats=1 \
             -artifact_prefix="$w/out/" "$w/corpus"
         units=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$LOG")
         [ -n "$units" ] || die "no stat::number_of_executed_units in $LOG"
-        if [ "$e" = driver ]; then
+        if [ "$e" != lf ]; then
             fg_summary
         else
             FOUND=-
@@ -250,6 +266,8 @@ echo "bench-real: $SECS s a run, $REPS rounds, seeds $SEED..$((SEED + REPS - 1))
 echo "bench-real: fuzzgate: $("$GCC" --version | sed 1q) $OPT $COV (harness); engine from $B"
 [ -n "$LF_SKIP" ] || echo "bench-real: libFuzzer: $("$CLANG" --version | sed 1q) $OPT" \
     "-fsanitize=fuzzer"
+[ -n "$LF_SKIP" ] || echo "bench-real: fuzzgate (drvc): the same clang $OPT" \
+    "-fsanitize=fuzzer-no-link (harness); engine from $B"
 [ -z "$LF_SKIP" ] || echo "bench-real: libFuzzer skipped: $LF_SKIP"
 [ -z "$SKIPPED" ] || echo "bench-real: skipped:$SKIPPED"
 for lib in $LIBS_RUN; do
@@ -289,7 +307,8 @@ function median(list,    n, v, i, j, t) {
 }
 END {
     ne = split(engines, E, " "); nl = split(libs, L, " ")
-    short["lf"] = "lf"; short["driver"] = "drv"; short["nofork"] = "nofork"
+    short["lf"] = "lf"; short["driver"] = "drv"; short["drvc"] = "drvc"
+    short["nofork"] = "nofork"
     short["supervised"] = "sup"
     hdr = sprintf("%-7s", "harness")
     for (e = 1; e <= ne; e++) hdr = hdr sprintf(" %9s", short[E[e]] " c/s")
@@ -309,6 +328,7 @@ END {
             if (E[e] == "lf") continue
             lfm = median(rate[L[l], "lf"])
             line = line sprintf(" %6s", lfm > 0 ? sprintf("%.2f", m[e] / lfm) : "-")
+            if (lfm > 0 && L[l] != "empty") libr[E[e]] = libr[E[e]] " " m[e] / lfm
         }
         for (e = 1; e <= ne; e++) {
             k = L[l] SUBSEP E[e]
@@ -327,6 +347,11 @@ END {
         }
         print line "   " rs
     }
+    line = sprintf("%-7s", "median")
+    for (e = 1; e <= ne; e++) line = line sprintf(" %9s", "")
+    for (e = 1; e <= ne; e++)
+        if (E[e] != "lf") line = line sprintf(" %6s", libr[E[e]] != "" ? sprintf("%.2f", median(libr[E[e]])) : "-")
+    print line "   (of the libraries, empty not counted)"
     print ""
     for (l = 1; l <= nl; l++) {
         s = ""
@@ -363,6 +388,7 @@ END {
         print line
     }
 }' "$RES"
-echo "(lf = libFuzzer; drv = fuzzgate's libFuzzer driver; nofork/sup = the harness as a"
+echo "(lf = libFuzzer; drv = fuzzgate's libFuzzer driver, harness by gcc; drvc = the same"
+echo " driver, harness by clang with lf's instrumentation; nofork/sup = the harness as a"
 echo " fuzzgate target, --no-fork and supervised; len: bytes per harness call, re-runs"
 echo " included; RSS in the order of the columns; per-run figures in $RES)"
