@@ -35,6 +35,18 @@
  * the total when the current run was armed, and the run's peak the maximum of the total
  * minus base (the owner's and other threads' views, each taken at their own calls).
  *
+ * A case the engine ends (an amplification refusal, a failed check: the case's frames are
+ * gone) leaves its blocks behind. They are not freed: the target may have stored one
+ * where a later case finds it (libxml2 keeps a copy of its last error; a library may
+ * initialise itself lazily), and freeing it under the target turns that case's ordinary
+ * free into a double free — a crash found in an innocent input. They go to the
+ * quarantine instead, the run's blocks handed back still allocated and still headed (the
+ * header's index says where in the quarantine): a later free or realloc of one takes it
+ * out and does its work, and the oldest are really freed only when the quarantine holds
+ * more than QUARANTINE_BYTES or QUARANTINE_MAX blocks (as ASan's quarantine bounds what
+ * it keeps). Only a block the target still reaches after that many bytes of later ended
+ * cases is freed under it.
+ *
  * `other` is open addressing with linear probing and backward-shift deletion (no
  * tombstones, so no rebuilds while cases come and go); a slot is live only when its mark
  * is the table's epoch, so emptying it is one increment, not a memset per case.
@@ -55,7 +67,7 @@
 /* The header of a block the owner allocated while armed, just before the address the
  * program sees (p). */
 typedef struct hdr {
-    uint32_t idx;   /* its entry in `own`, or NO_ENTRY */
+    uint32_t idx;   /* its entry in `own`, QUEUED | its place in the quarantine, or NO_ENTRY */
     uint32_t shift; /* log2 of the bytes from the allocator's block to p: HDR_SHIFT, or an
                      * alignment's when one larger than the header was asked for */
     uint64_t tag;   /* TAG(p, shift); the chain's link while its free is deferred */
@@ -63,6 +75,9 @@ typedef struct hdr {
 
 #define HDR_SHIFT 4 /* the header's 16 bytes: p keeps the allocator's 16-byte alignment */
 #define NO_ENTRY UINT32_MAX
+#define QUEUED 0x80000000u /* an index with this bit (and not NO_ENTRY): the quarantine's */
+#define QUARANTINE_BYTES ((size_t)64 << 20) /* arbitrary: a few ended cases' worth */
+#define QUARANTINE_MAX ((size_t)1 << 20)    /* blocks; its array is then 16 MiB */
 #define NO_SPARE SIZE_MAX /* the end of the spare entries' chain */
 /* Top bit set: a glibc chunk size is never this large, so no unheaded block carries a
  * valid tag. The rest are arbitrary bits; the tag is never written to a report. The shift
@@ -108,6 +123,19 @@ typedef struct table {
     unsigned epoch;       /* never 0: calloc'd slots are empty */
 } table;
 
+/* The blocks of ended cases, oldest first (see the top of the file); under `lock`. */
+typedef struct quarantine {
+    struct held_block {
+        uintptr_t p; /* the address the program sees; 0 once taken out */
+        size_t size; /* its requested bytes */
+    } *b;
+    size_t head;  /* the oldest entry that may be live */
+    size_t n;     /* entries used; new ones are appended */
+    size_t cap;   /* at most QUEUED: an index fits beside the flag */
+    size_t live;  /* live entries */
+    size_t bytes; /* their requested bytes */
+} quarantine;
+
 /* `armed`: OFF forwards everything; ARMED_ON records allocations and frees; HELD (between
  * the runs of a retention check) records frees only, so a block an earlier run left and
  * another thread frees meanwhile leaves the registry. */
@@ -126,6 +154,7 @@ static struct {
     _Atomic size_t deferred;   /* their usable bytes: live no more, though still counted */
     list own;
     table other;
+    quarantine q;              /* under `lock` */
     size_t base;               /* total live bytes when this run was armed (held blocks) */
     size_t peak;               /* peak total - base this run, seen by the owner */
     size_t other_peak;         /* the same, seen by other threads (under the lock) */
@@ -298,9 +327,20 @@ static void *copy_into_headed(void *p, size_t size, uint32_t idx)
     return q;
 }
 
+/* 1 when headed p was put in the quarantine (it may have been freed since). */
+HOT int queued(const void *p)
+{
+    uint32_t i = hdr_of(p)->idx;
+    return i >= QUEUED && i != NO_ENTRY;
+}
+
+static int unqueue(const void *p);
+
 /* Resizes headed p to `size`, entry idx; NULL (p kept) when it cannot. */
 static void *headed_resize(void *p, size_t size, uint32_t idx)
 {
+    if (queued(p) && !unqueue(p))
+        return errno = ENOMEM, NULL; /* the quarantine freed it: nothing left to move */
     if (hdr_of(p)->shift != HDR_SHIFT)
         return copy_into_headed(p, size, idx);
     size_t lead = (size_t)1 << HDR_SHIFT;
@@ -335,7 +375,7 @@ static int own_grow(void)
 {
     list *l = &heap.own;
     size_t cap = l->cap ? l->cap * 2 : FIRST_CAP;
-    if (cap > NO_ENTRY)
+    if (cap > QUEUED) /* an index must not reach the quarantine's flag */
         return -1;
     entry *e = FGI_REAL(realloc)(l->e, cap * sizeof *e);
     if (!e)
@@ -387,6 +427,100 @@ HOT void own_forget(const void *p)
     uint32_t i = own_find(p);
     if (i != NO_ENTRY)
         own_clear(i);
+}
+
+/* ---- the quarantine: ended cases' blocks, under the lock ------------------------- */
+
+/* Takes queued p out of the quarantine: 1, or 0 when the quarantine freed it already. */
+static int unqueue(const void *p)
+{
+    quarantine *q = &heap.q;
+    lock();
+    size_t i = hdr_of(p)->idx & ~QUEUED; /* read under the lock: compaction rewrites it */
+    int there = i >= q->head && i < q->n && q->b[i].p == (uintptr_t)p;
+    if (there) {
+        q->b[i].p = 0;
+        q->live--;
+        q->bytes -= q->b[i].size;
+        hdr_of(p)->idx = NO_ENTRY;
+    }
+    unlock();
+    return there;
+}
+
+/* Drops taken-out entries from the front, and frees the oldest blocks while the quarantine
+ * is over its bounds. Under the lock. */
+static void queue_trim(void)
+{
+    quarantine *q = &heap.q;
+    while (q->head < q->n &&
+           (!q->b[q->head].p || q->bytes > QUARANTINE_BYTES || q->live > QUARANTINE_MAX)) {
+        struct held_block *h = &q->b[q->head++];
+        if (h->p) {
+            q->live--;
+            q->bytes -= h->size;
+            hdr_of((void *)h->p)->idx = NO_ENTRY;
+            FGI_REAL(free)(block_of((void *)h->p));
+            h->p = 0;
+        }
+    }
+    if (q->head == q->n)
+        q->head = q->n = 0;
+}
+
+/* Room for one more entry: the live ones moved to the front (their headers told) when at
+ * most half are live, else a larger array. 0, or -1 when there is none. Under the lock. */
+static int queue_room(void)
+{
+    quarantine *q = &heap.q;
+    if (q->n < q->cap)
+        return 0;
+    if (q->cap && q->live <= q->cap / 2) {
+        size_t k = 0;
+        for (size_t i = q->head; i < q->n; i++) {
+            if (!q->b[i].p)
+                continue;
+            q->b[k] = q->b[i];
+            hdr_of((void *)q->b[k].p)->idx = QUEUED | (uint32_t)k;
+            k++;
+        }
+        q->head = 0;
+        q->n = k;
+        return 0;
+    }
+    size_t cap = q->cap ? 2 * q->cap : FIRST_CAP;
+    if (cap > QUEUED)
+        return -1;
+    struct held_block *b = FGI_REAL(realloc)(q->b, cap * sizeof *b);
+    if (!b)
+        return -1;
+    q->b = b;
+    q->cap = cap;
+    return 0;
+}
+
+/* Puts headed p, of `size` requested bytes, in the quarantine; with no room for it, frees
+ * it. Under the lock. */
+static void queue_add(void *p, size_t size)
+{
+    quarantine *q = &heap.q;
+    if (queue_room() != 0) {
+        FGI_REAL(free)(block_of(p));
+        return;
+    }
+    q->b[q->n] = (struct held_block){(uintptr_t)p, size};
+    hdr_of(p)->idx = QUEUED | (uint32_t)q->n;
+    q->n++;
+    q->live++;
+    q->bytes += size;
+}
+
+/* The free of a queued block: out of the quarantine, then freed, unless the quarantine
+ * freed it already. */
+__attribute__((noinline)) static void free_queued(void *p)
+{
+    if (unqueue(p))
+        FGI_REAL(free)(block_of(p));
 }
 
 /* ---- the other threads' table: under the lock ------------------------------------ */
@@ -600,10 +734,11 @@ static void drain_now(void)
         void *next;
         memcpy(&next, &hdr_of(p)->tag, sizeof next);
         size_t usable = headed_usable(p);
-        own_forget(p);
+        int mine = queued(p) ? unqueue(p) : (own_forget(p), 1); /* released meanwhile */
         atomic_fetch_sub_explicit(&heap.deferred, usable, RELAXED); /* after: never counted
                                                                      * twice as gone */
-        FGI_REAL(free)(block_of(p));
+        if (mine)
+            FGI_REAL(free)(block_of(p));
         p = next;
     }
 }
@@ -732,6 +867,10 @@ INTERPOSED void *malloc(size_t size)
  * another thread frees it while `own` may hold it. */
 HOT void free_headed(void *p)
 {
+    if (__builtin_expect(queued(p), 0)) {
+        free_queued(p);
+        return;
+    }
     if (STATE() != OFF) {
         if (OWNER()) {
             drain();
@@ -1139,15 +1278,19 @@ void fgi_heap_release(void)
 {
     stop(heap.hold ? HELD : OFF);
     /* Only the owner's blocks of this run: a thread the case started may still own its
-     * own, and what earlier runs of a held registry left belongs to the target. */
+     * own, and what earlier runs of a held registry left belongs to the target. They go to
+     * the quarantine, not back to the allocator (the top of the file says why). */
     list *l = &heap.own;
+    lock();
     for (size_t i = 0; COUNT(l) && i < l->n; i++) {
         entry *e = &l->e[i];
         if (!e->p || e->gen != heap.gen)
             continue;
-        FGI_REAL(free)(block_of((void *)e->p));
+        queue_add((void *)e->p, e->size);
         own_clear((uint32_t)i);
     }
+    queue_trim();
+    unlock();
     if (heap.hold) {
         lock(); /* other threads' blocks of this run stay theirs, but leave the count */
         for (size_t i = 0; COUNT(&heap.other) && i < heap.other.cap;) {
@@ -1164,6 +1307,16 @@ void fgi_heap_release(void)
         empty(&heap.other);
         unlock();
     }
+}
+
+size_t fgi_heap_quarantined(size_t *blocks)
+{
+    lock();
+    size_t bytes = heap.q.bytes;
+    if (blocks)
+        *blocks = heap.q.live;
+    unlock();
+    return bytes;
 }
 
 void fgi_heap_site_name(uintptr_t pc, char *out, size_t cap)

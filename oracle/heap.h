@@ -54,9 +54,13 @@ FGI_HIDDEN unsigned fgi_heap_run(void);
 /* Sets live[i] to 1 when run first + i (i < n) of a held registry still has a block
  * recorded, else 0. */
 FGI_HIDDEN void fgi_heap_live_runs(unsigned first, uint8_t *live, unsigned n);
-/* Frees every block of this run still in the registry (a case ended by the engine: its
- * frames are gone, so is every owner of that memory), then disarms. */
+/* Takes every block of this run still in the registry out of it (a case ended by the
+ * engine: its frames are gone), then disarms. The blocks go to a bounded quarantine, not
+ * back to the allocator at once: the target may still reach one (a global it set during
+ * the case), and its later free or realloc of one is done as asked. */
 FGI_HIDDEN void fgi_heap_release(void);
+/* The quarantine's requested bytes, and in *blocks (when not NULL) its blocks. */
+FGI_HIDDEN size_t fgi_heap_quarantined(size_t *blocks);
 /* Writes "module+0xoffset" for a code address: module-relative, so ASLR changes nothing. */
 FGI_HIDDEN void fgi_heap_site_name(uintptr_t pc, char *out, size_t cap);
 

@@ -171,6 +171,28 @@ FG_TEST(gate_malloc_size_max_is_amplification)
     expect_finding("planted_huge", "amplification", 0);
 }
 
+/* A library that keeps a copy of its latest input (libxml2's last error) set it in the case
+ * the refusal ended: the engine must leave that block to the library, or the next case's
+ * free of it is a double free, a crash found in an innocent input (and with --no-fork the
+ * end of the run). Supervised and not, the one finding is the amplification. */
+FG_TEST(gate_an_ended_case_leaves_the_library_what_it_kept)
+{
+    for (int nofork = 0; nofork <= 1; nofork++) {
+        scratch s;
+        scratch_open(&s, "test-planted");
+        fgt_run r;
+        run_gate(&s, &r, NULL, "planted_amplify_latest", "--cases=4000",
+                 nofork ? "--no-fork" : NULL);
+        CHECK(r.exited && r.code == 1);
+        CHECK(strstr(r.out, "planted_amplify_latest: FAIL 4000 cases") != NULL);
+        CHECK(strstr(r.out, ", 1 finding\n") != NULL);
+        CHECK(strstr(r.out, "  amplification amplification-") != NULL);
+        CHECK(strstr(r.err, "crash") == NULL);
+        fgt_run_free(&r);
+        fgt_rmrf(s.root);
+    }
+}
+
 FG_TEST(gate_leak_on_one_path_is_retention)
 {
     expect_finding("planted_leak", "retention", 0);

@@ -137,6 +137,28 @@ static uint64_t amplify_clean_run(const uint8_t *d, size_t n)
 FG_TARGET(planted_amplify_clean, .flags = FG_NO_CORPUS, .run = amplify_clean_run,
           .what = "a declared length bounded by the bytes present")
 
+/* The same bug in a library that keeps a copy of its latest input (libxml2 keeps its last
+ * error so): every case frees the copy the case before made and makes its own, before the
+ * declared length. A case the refusal ends made a copy the global still points at: the
+ * engine must not free it under the library, or the next case's free is a double free
+ * (a crash found in an innocent input). */
+static char *latest;
+
+static uint64_t amplify_latest_run(const uint8_t *d, size_t n)
+{
+    free(latest);
+    if ((latest = malloc(n + 1)) != NULL) {
+        memcpy(latest, d, n);
+        latest[n] = '\0';
+    }
+    size_t len = declared_length(d, n);
+    char *volatile buf = len ? malloc(len) : NULL;
+    free(buf);
+    return fg_sig(n ? d[0] : 256, len != 0);
+}
+FG_TARGET(planted_amplify_latest, .flags = FG_NO_CORPUS, .run = amplify_latest_run,
+          .what = "allocates a declared length, keeping a copy of its latest input")
+
 /* Volatile so the compiler neither folds nor warns about the size it cannot know. */
 static volatile size_t huge_size = SIZE_MAX;
 

@@ -577,3 +577,61 @@ FG_TEST(heap_an_earlier_runs_block_is_not_the_entry_that_replaced_it)
     CHECK_EQ_U(r.live_bytes, 70);
     heap_free(now);
 }
+
+/* A case the engine ended leaves its blocks to the quarantine, still allocated and still
+ * the program's: the target may keep one in a global (libxml2's last error), and its free
+ * or realloc of it later, in a case or not, on any thread, is done as asked. */
+FG_TEST(heap_a_released_block_stays_the_programs)
+{
+    size_t blocks0, bytes0 = fgi_heap_quarantined(&blocks0), blocks;
+    other_start();
+    fgi_heap_report r;
+    fgi_heap_arm(ROOMY);
+    char *p = heap_malloc(40);
+    char *q = heap_malloc(10);
+    char *t = heap_malloc(7);
+    CHECK(p != NULL && q != NULL && t != NULL);
+    memset(p, 'k', 40);
+    fgi_heap_release(); /* the case ended: its frames are gone */
+    CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0 + 57);
+    CHECK_EQ_U(blocks, blocks0 + 3);
+    CHECK(all_are(p, 'k', 40));
+    CHECK(heap_usable(p) >= 40);
+    p = heap_realloc(p, 4000); /* moved out of the quarantine, contents kept */
+    CHECK(p != NULL && all_are(p, 'k', 40));
+    CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0 + 17);
+    fgi_heap_arm(ROOMY); /* a later case frees one: not that case's block */
+    heap_free(q);
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 0);
+    CHECK_EQ_U(r.peak_bytes, 0);
+    fgi_heap_hold(0);
+    on_thread(thread_free, t); /* another thread frees one */
+    CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0);
+    CHECK_EQ_U(blocks, blocks0);
+    heap_free(p);
+    other_stop();
+}
+
+/* The quarantine is bounded: past 64 MiB the oldest blocks are really freed. (Earlier
+ * tests' ended cases may have left a few small blocks there: they are older still.) */
+FG_TEST(heap_the_quarantine_frees_its_oldest_past_its_bound)
+{
+    size_t blocks;
+    size_t bytes0 = fgi_heap_quarantined(NULL), big = (size_t)40 << 20;
+    CHECK(bytes0 < big);
+    fgi_heap_arm(ROOMY);
+    void *a = heap_malloc(big);
+    fgi_heap_release();
+    CHECK(a != NULL);
+    CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0 + big);
+    fgi_heap_arm(ROOMY);
+    void *b = heap_malloc(big);
+    fgi_heap_release(); /* over 80 MiB: everything older goes, a too (not to be touched) */
+    CHECK(b != NULL);
+    CHECK_EQ_U(fgi_heap_quarantined(&blocks), big);
+    CHECK_EQ_U(blocks, 1);
+    heap_free(b);
+    CHECK_EQ_U(fgi_heap_quarantined(&blocks), 0);
+    CHECK_EQ_U(blocks, 0);
+}
