@@ -43,8 +43,8 @@
  * quarantine instead, the run's blocks handed back still allocated and still headed (the
  * header's index says where in the quarantine): a later free or realloc of one takes it
  * out and does its work, and the oldest are really freed only when the quarantine holds
- * more than QUARANTINE_BYTES or QUARANTINE_MAX blocks (as ASan's quarantine bounds what
- * it keeps). Only a block the target still reaches after that many bytes of later ended
+ * more than QUARANTINE_BYTES (the allocator's bytes, alignment included) or QUARANTINE_MAX
+ * blocks (as ASan's quarantine bounds what it keeps). Only a block the target still reaches after that many bytes of later ended
  * cases is freed under it.
  *
  * `other` is open addressing with linear probing and backward-shift deletion (no
@@ -127,13 +127,14 @@ typedef struct table {
 typedef struct quarantine {
     struct held_block {
         uintptr_t p; /* the address the program sees; 0 once taken out */
-        size_t size; /* its requested bytes */
+        size_t size; /* the allocator's bytes under it (usable, header and any
+                      * alignment lead): what it holds, not what was asked */
     } *b;
     size_t head;  /* the oldest entry that may be live */
     size_t n;     /* entries used; new ones are appended */
     size_t cap;   /* at most QUEUED: an index fits beside the flag */
     size_t live;  /* live entries */
-    size_t bytes; /* their requested bytes */
+    size_t bytes; /* the allocator's bytes under them */
 } quarantine;
 
 /* `armed`: OFF forwards everything; ARMED_ON records allocations and frees; HELD (between
@@ -448,9 +449,29 @@ static int unqueue(const void *p)
     return there;
 }
 
-/* Drops taken-out entries from the front, and frees the oldest blocks while the quarantine
- * is over its bounds. Under the lock. */
-static void queue_trim(void)
+/* Queued p leaves the quarantine to be freed: pushed on *out, a chain through the header's
+ * tag word (as defer_free's), which also unheads it. Under the lock. */
+static void evict(void *p, void **out)
+{
+    hdr_of(p)->idx = NO_ENTRY;
+    memcpy(&hdr_of(p)->tag, out, sizeof *out);
+    *out = p;
+}
+
+/* Frees a chain of evicted blocks; after the lock, so no thread spins on it meanwhile. */
+static void free_evicted(void *p)
+{
+    while (p) {
+        void *next;
+        memcpy(&next, &hdr_of(p)->tag, sizeof next);
+        FGI_REAL(free)(block_of(p));
+        p = next;
+    }
+}
+
+/* Drops taken-out entries from the front, and evicts the oldest blocks onto *out while the
+ * quarantine is over its bounds. Under the lock. */
+static void queue_trim(void **out)
 {
     quarantine *q = &heap.q;
     while (q->head < q->n &&
@@ -459,8 +480,7 @@ static void queue_trim(void)
         if (h->p) {
             q->live--;
             q->bytes -= h->size;
-            hdr_of((void *)h->p)->idx = NO_ENTRY;
-            FGI_REAL(free)(block_of((void *)h->p));
+            evict((void *)h->p, out);
             h->p = 0;
         }
     }
@@ -489,7 +509,7 @@ static int queue_room(void)
         return 0;
     }
     size_t cap = q->cap ? 2 * q->cap : FIRST_CAP;
-    if (cap > QUEUED)
+    if (cap >= QUEUED) /* QUEUED | (QUEUED - 1) would be NO_ENTRY */
         return -1;
     struct held_block *b = FGI_REAL(realloc)(q->b, cap * sizeof *b);
     if (!b)
@@ -499,20 +519,21 @@ static int queue_room(void)
     return 0;
 }
 
-/* Puts headed p, of `size` requested bytes, in the quarantine; with no room for it, frees
- * it. Under the lock. */
-static void queue_add(void *p, size_t size)
+/* Puts headed p in the quarantine; with no room for it, evicts it onto *out at once. Under
+ * the lock. */
+static void queue_add(void *p, void **out)
 {
     quarantine *q = &heap.q;
     if (queue_room() != 0) {
-        FGI_REAL(free)(block_of(p));
+        evict(p, out);
         return;
     }
-    q->b[q->n] = (struct held_block){(uintptr_t)p, size};
+    size_t held = headed_usable(p) + lead_of(hdr_of(p));
+    q->b[q->n] = (struct held_block){(uintptr_t)p, held};
     hdr_of(p)->idx = QUEUED | (uint32_t)q->n;
     q->n++;
     q->live++;
-    q->bytes += size;
+    q->bytes += held;
 }
 
 /* The free of a queued block: out of the quarantine, then freed, unless the quarantine
@@ -1281,16 +1302,21 @@ void fgi_heap_release(void)
      * own, and what earlier runs of a held registry left belongs to the target. They go to
      * the quarantine, not back to the allocator (the top of the file says why). */
     list *l = &heap.own;
+    void *evicted = NULL;
     lock();
     for (size_t i = 0; COUNT(l) && i < l->n; i++) {
         entry *e = &l->e[i];
         if (!e->p || e->gen != heap.gen)
             continue;
-        queue_add((void *)e->p, e->size);
+        /* Not headed: another thread's free of it waits on `remote` (its tag is the
+         * link), and the next drain frees it once its entry is gone. */
+        if (headed((void *)e->p))
+            queue_add((void *)e->p, &evicted);
         own_clear((uint32_t)i);
     }
-    queue_trim();
+    queue_trim(&evicted);
     unlock();
+    free_evicted(evicted);
     if (heap.hold) {
         lock(); /* other threads' blocks of this run stay theirs, but leave the count */
         for (size_t i = 0; COUNT(&heap.other) && i < heap.other.cap;) {

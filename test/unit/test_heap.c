@@ -17,6 +17,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,12 +342,12 @@ FG_TEST(heap_a_table_that_grows_is_emptied_again)
     }
 }
 
-FG_TEST(heap_release_frees_the_runs_blocks_and_disarms)
+FG_TEST(heap_release_takes_the_runs_blocks_out_and_disarms)
 {
     fgi_heap_report r;
     fgi_heap_arm(ROOMY);
     for (int i = 0; i < 100; i++)
-        (void)heap_malloc(32); /* the engine ended this run: release owns them */
+        (void)heap_malloc(32); /* the engine ended this run: the quarantine has them */
     fgi_heap_release();
     fgi_heap_arm(ROOMY);
     fgi_heap_disarm(&r);
@@ -578,6 +579,14 @@ FG_TEST(heap_an_earlier_runs_block_is_not_the_entry_that_replaced_it)
     heap_free(now);
 }
 
+
+/* What the quarantine counts for a block of the default alignment: the allocator's bytes
+ * under it, the 16-byte header included. */
+static size_t held(void *p)
+{
+    return heap_usable(p) + 16;
+}
+
 /* A case the engine ended leaves its blocks to the quarantine, still allocated and still
  * the program's: the target may keep one in a global (libxml2's last error), and its free
  * or realloc of it later, in a case or not, on any thread, is done as asked. */
@@ -593,13 +602,13 @@ FG_TEST(heap_a_released_block_stays_the_programs)
     CHECK(p != NULL && q != NULL && t != NULL);
     memset(p, 'k', 40);
     fgi_heap_release(); /* the case ended: its frames are gone */
-    CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0 + 57);
+    CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0 + held(p) + held(q) + held(t));
     CHECK_EQ_U(blocks, blocks0 + 3);
     CHECK(all_are(p, 'k', 40));
     CHECK(heap_usable(p) >= 40);
     p = heap_realloc(p, 4000); /* moved out of the quarantine, contents kept */
     CHECK(p != NULL && all_are(p, 'k', 40));
-    CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0 + 17);
+    CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0 + held(q) + held(t));
     fgi_heap_arm(ROOMY); /* a later case frees one: not that case's block */
     heap_free(q);
     fgi_heap_disarm(&r);
@@ -613,8 +622,8 @@ FG_TEST(heap_a_released_block_stays_the_programs)
     other_stop();
 }
 
-/* The quarantine is bounded: past 64 MiB the oldest blocks are really freed. (Earlier
- * tests' ended cases may have left a few small blocks there: they are older still.) */
+/* The quarantine is bounded: past 64 MiB the oldest blocks are really freed. (The blocks
+ * earlier tests' ended cases left there are small, and older still: they go first.) */
 FG_TEST(heap_the_quarantine_frees_its_oldest_past_its_bound)
 {
     size_t blocks;
@@ -622,16 +631,133 @@ FG_TEST(heap_the_quarantine_frees_its_oldest_past_its_bound)
     CHECK(bytes0 < big);
     fgi_heap_arm(ROOMY);
     void *a = heap_malloc(big);
-    fgi_heap_release();
     CHECK(a != NULL);
-    CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0 + big);
+    size_t held_a = held(a);
+    CHECK(held_a >= big + 16);
+    fgi_heap_release();
+    CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0 + held_a);
     fgi_heap_arm(ROOMY);
     void *b = heap_malloc(big);
-    fgi_heap_release(); /* over 80 MiB: everything older goes, a too (not to be touched) */
     CHECK(b != NULL);
-    CHECK_EQ_U(fgi_heap_quarantined(&blocks), big);
+    size_t held_b = held(b);
+    fgi_heap_release(); /* over 80 MiB: everything older goes, a too (not to be touched) */
+    CHECK_EQ_U(fgi_heap_quarantined(&blocks), held_b);
     CHECK_EQ_U(blocks, 1);
     heap_free(b);
     CHECK_EQ_U(fgi_heap_quarantined(&blocks), 0);
     CHECK_EQ_U(blocks, 0);
+}
+
+/* Taken-out entries leave holes; when the array is full with half of it holes, the live
+ * ones move to the front and their headers are rewritten: each is still found, read,
+ * moved and freed. */
+FG_TEST(heap_the_quarantine_compacts_and_its_blocks_stay_found)
+{
+    enum { ROUNDS = 6, EACH = 50 };
+    static char *p[ROUNDS * EACH];
+    size_t blocks0, bytes0 = fgi_heap_quarantined(&blocks0), blocks, want = 0, left = 0;
+    for (int round = 0; round < ROUNDS; round++) {
+        fgi_heap_arm(ROOMY);
+        for (int i = 0; i < EACH; i++) {
+            p[round * EACH + i] = heap_malloc(3);
+            CHECK(p[round * EACH + i] != NULL);
+            memset(p[round * EACH + i], 'a' + round, 3);
+        }
+        fgi_heap_release();
+        for (int i = 0; i < EACH; i++) /* holes in the middle, not only at the front */
+            if (i % 3 != 0) {
+                heap_free(p[round * EACH + i]);
+                p[round * EACH + i] = NULL;
+            }
+    }
+    for (int i = 0; i < ROUNDS * EACH; i++)
+        if (p[i]) {
+            CHECK(p[i][0] == 'a' + i / EACH);
+            want += held(p[i]);
+            left++;
+        }
+    CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0 + want);
+    CHECK_EQ_U(blocks, blocks0 + left);
+    for (int i = 0; i < ROUNDS * EACH; i++)
+        if (p[i]) {
+            p[i] = heap_realloc(p[i], 100);
+            CHECK(p[i] != NULL && p[i][0] == 'a' + i / EACH);
+        }
+    CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0);
+    CHECK_EQ_U(blocks, blocks0);
+    for (int i = 0; i < ROUNDS * EACH; i++)
+        heap_free(p[i]);
+}
+
+/* An aligned block counts what the allocator holds for it, its alignment lead included
+ * (so 64 MiB of quarantine is 64 MiB of memory), and moves out as any other. */
+FG_TEST(heap_the_quarantine_counts_an_aligned_blocks_memory)
+{
+    size_t bytes0 = fgi_heap_quarantined(NULL);
+    fgi_heap_arm(ROOMY);
+    char *a = heap_memalign(256, 100);
+    char *b = heap_aligned_alloc(4096, 16);
+    CHECK(a != NULL && b != NULL);
+    memset(a, 'z', 100);
+    fgi_heap_release();
+    CHECK(fgi_heap_quarantined(NULL) >= bytes0 + 256 + 100 + 4096 + 16);
+    a = heap_realloc(a, 1000); /* after the case */
+    CHECK(a != NULL && all_are(a, 'z', 100));
+    fgi_heap_arm(ROOMY);
+    b = heap_realloc(b, 50); /* in a later case: that case's block now */
+    fgi_heap_report r;
+    fgi_heap_disarm(&r);
+    CHECK_EQ_U(r.live_blocks, 1);
+    CHECK_EQ_U(r.live_bytes, 50);
+    fgi_heap_hold(0);
+    CHECK_EQ_U(fgi_heap_quarantined(NULL), bytes0);
+    heap_free(a);
+    heap_free(b);
+}
+
+/* Another thread frees released blocks while the owner keeps ending cases: additions,
+ * compactions and frees under the lock, every block freed once. */
+enum { RACE_BLOCKS = 20000, RACE_EACH = 20 };
+static char *race_ring[RACE_BLOCKS];
+static _Atomic int race_put, race_done;
+
+static void *race_freer(void *unused)
+{
+    (void)unused;
+    int got = 0;
+    for (;;) {
+        int put = atomic_load(&race_put), done = atomic_load(&race_done);
+        while (got < put) {
+            char *p = race_ring[got++];
+            if (p[0] != 'q')
+                abort();
+            heap_free(p);
+        }
+        if (done && got == atomic_load(&race_put))
+            return NULL;
+    }
+}
+
+FG_TEST(heap_released_blocks_freed_on_another_thread_meanwhile)
+{
+    size_t blocks0, bytes0 = fgi_heap_quarantined(&blocks0), blocks;
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, race_freer, NULL) == 0);
+    for (int c = 0; c < RACE_BLOCKS / RACE_EACH; c++) {
+        fgi_heap_arm(ROOMY);
+        char *mine[RACE_EACH];
+        for (int i = 0; i < RACE_EACH; i++) {
+            mine[i] = heap_malloc(8 + (size_t)i);
+            mine[i][0] = 'q';
+        }
+        fgi_heap_release();
+        int at = atomic_load(&race_put);
+        for (int i = 0; i < RACE_EACH; i++)
+            race_ring[at + i] = mine[i];
+        atomic_store(&race_put, at + RACE_EACH);
+    }
+    atomic_store(&race_done, 1);
+    pthread_join(t, NULL);
+    CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0);
+    CHECK_EQ_U(blocks, blocks0);
 }
