@@ -369,6 +369,8 @@ endif
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/fuzzgate-main.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' fuzzgate-libfuzzer.pc.in > \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/fuzzgate-libfuzzer.pc
+	install -d $(DESTDIR)$(PREFIX)/share/fuzzgate
+	install -m 644 tools/valgrind.supp $(DESTDIR)$(PREFIX)/share/fuzzgate/
 
 clean:
 	rm -rf $(B)
