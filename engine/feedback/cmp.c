@@ -6,6 +6,7 @@
 #include "engine/base/numtext.h"
 
 #include <string.h>
+#include <unistd.h>
 
 /* Process-wide because the compiler's callbacks have no context. Written by the thread
  * running the case (fgi_case_on_thread: a target's other threads are not recorded, they
@@ -264,6 +265,23 @@ static int addresses(uint64_t a, uint64_t b)
     return a >= low && b >= low && a < high && b < high && (a > b ? a - b : b - a) < low;
 }
 
+/* The linker's: where the program's image begins (weak: absent, the test is skipped). */
+extern char __executable_start __attribute__((weak));
+
+/* 1 when a and b both lie in the program's image or its brk heap, from the image's start
+ * to the heap's current top. A position-dependent program (-no-pie, most -static builds)
+ * has both below 4 GiB, where `addresses` does not look: its image is fixed, but the heap
+ * starts at a random distance above it, so a pointer compared with its buffer's end there
+ * is as unrepeatable as anywhere else. (In a PIE both are above 4 GiB: `addresses`.) */
+static int image_or_heap(uint64_t a, uint64_t b)
+{
+    uint64_t start = (uint64_t)(uintptr_t)&__executable_start;
+    if (!start || a < start || b < start)
+        return 0;
+    uint64_t top = (uint64_t)(uintptr_t)sbrk(0);
+    return a < top && b < top;
+}
+
 static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
 {
     cmp.traced = 1;
@@ -271,7 +289,7 @@ static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
      * own; both would crowd the table. */
     if (a == b || !fgi_case_on_thread() || (a < 2 && b < 2))
         return;
-    if (width == 8 && !b_is_constant && addresses(a, b))
+    if (width == 8 && !b_is_constant && (addresses(a, b) || image_or_heap(a, b)))
         return;
     fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
     slot->a = a;
