@@ -44,8 +44,8 @@
  * header's index says where in the quarantine): a later free or realloc of one takes it
  * out and does its work, and the oldest are really freed only when the quarantine holds
  * more than QUARANTINE_BYTES (the allocator's bytes, alignment included) or QUARANTINE_MAX
- * blocks (as ASan's quarantine bounds what it keeps). Only a block the target still reaches after that many bytes of later ended
- * cases is freed under it.
+ * blocks (as ASan's quarantine bounds what it keeps). Only a block the target still
+ * reaches after that many bytes of later ended cases is freed under it.
  *
  * `other` is open addressing with linear probing and backward-shift deletion (no
  * tombstones, so no rebuilds while cases come and go); a slot is live only when its mark
@@ -260,6 +260,21 @@ HOT int headed(const void *p)
     return h.tag == TAG(p, h.shift) && h.shift < 64;
 }
 
+/* The next block of a chain threaded through the blocks' tag words (frees deferred to
+ * the owner, evictions from the quarantine): a block on one is unheaded until it is freed,
+ * and a block of 0 bytes has no room of its own for the link. */
+HOT void *link_of(const void *p)
+{
+    void *next;
+    memcpy(&next, &hdr_of(p)->tag, sizeof next);
+    return next;
+}
+
+HOT void set_link(void *p, void *next)
+{
+    memcpy(&hdr_of(p)->tag, &next, sizeof next);
+}
+
 HOT size_t lead_of(const hdr *h)
 {
     return (size_t)1 << h->shift;
@@ -449,12 +464,12 @@ static int unqueue(const void *p)
     return there;
 }
 
-/* Queued p leaves the quarantine to be freed: pushed on *out, a chain through the header's
- * tag word (as defer_free's), which also unheads it. Under the lock. */
+/* Queued p leaves the quarantine to be freed: pushed on the chain *out (link_of), which
+ * also unheads it. Under the lock. */
 static void evict(void *p, void **out)
 {
     hdr_of(p)->idx = NO_ENTRY;
-    memcpy(&hdr_of(p)->tag, out, sizeof *out);
+    set_link(p, *out);
     *out = p;
 }
 
@@ -462,8 +477,7 @@ static void evict(void *p, void **out)
 static void free_evicted(void *p)
 {
     while (p) {
-        void *next;
-        memcpy(&next, &hdr_of(p)->tag, sizeof next);
+        void *next = link_of(p);
         FGI_REAL(free)(block_of(p));
         p = next;
     }
@@ -752,8 +766,7 @@ static void drain_now(void)
 {
     void *p = atomic_exchange_explicit(&heap.remote, NULL, memory_order_acquire);
     while (p) { /* each headed, its tag word the link (defer_free) */
-        void *next;
-        memcpy(&next, &hdr_of(p)->tag, sizeof next);
+        void *next = link_of(p);
         size_t usable = headed_usable(p);
         int mine = queued(p) ? unqueue(p) : (own_forget(p), 1); /* released meanwhile */
         atomic_fetch_sub_explicit(&heap.deferred, usable, RELAXED); /* after: never counted
@@ -833,7 +846,7 @@ static void defer_free(void *p)
     atomic_fetch_add_explicit(&heap.deferred, usable_of(p), RELAXED);
     void *head = atomic_load_explicit(&heap.remote, RELAXED);
     do
-        memcpy(&hdr_of(p)->tag, &head, sizeof head);
+        set_link(p, head);
     while (!atomic_compare_exchange_weak_explicit(&heap.remote, &head, p,
                                                   memory_order_release, RELAXED));
 }

@@ -59,7 +59,8 @@ FGI_HIDDEN void fgi_heap_live_runs(unsigned first, uint8_t *live, unsigned n);
  * back to the allocator at once: the target may still reach one (a global it set during
  * the case), and its later free or realloc of one is done as asked. */
 FGI_HIDDEN void fgi_heap_release(void);
-/* The quarantine's requested bytes, and in *blocks (when not NULL) its blocks. */
+/* The allocator's bytes under the quarantine's blocks, and in *blocks (when not NULL)
+ * how many there are. */
 FGI_HIDDEN size_t fgi_heap_quarantined(size_t *blocks);
 /* Writes "module+0xoffset" for a code address: module-relative, so ASLR changes nothing. */
 FGI_HIDDEN void fgi_heap_site_name(uintptr_t pc, char *out, size_t cap);

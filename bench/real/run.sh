@@ -22,8 +22,8 @@
 # execute (the layout of the engine's code moves a harness's edge ids: a change anywhere
 # in the engine can send a run down other paths of the library, ±15% of cases/s on
 # libxml2), so the median is over several explorations, not one repeated. Each round runs
-# the engines in turn (lf, driver, drvc, no-fork, supervised) so load on a shared machine falls on
-# all of them; BENCH_REAL_REPS rounds, medians reported.
+# the engines in turn (lf, driver, drvc, no-fork, supervised) so load on a shared machine
+# falls on all of them; BENCH_REAL_REPS rounds, medians reported.
 #
 # Per run: executed units (libFuzzer's and the driver's stat::number_of_executed_units;
 # the native target's generated cases + seeds) / the process's wall-clock seconds; its
@@ -350,7 +350,10 @@ END {
     line = sprintf("%-7s", "median")
     for (e = 1; e <= ne; e++) line = line sprintf(" %9s", "")
     for (e = 1; e <= ne; e++)
-        if (E[e] != "lf") line = line sprintf(" %6s", libr[E[e]] != "" ? sprintf("%.2f", median(libr[E[e]])) : "-")
+        if (E[e] != "lf") {
+            r = libr[E[e]] != "" ? sprintf("%.2f", median(libr[E[e]])) : "-"
+            line = line sprintf(" %6s", r)
+        }
     print line "   (of the libraries, empty not counted)"
     print ""
     for (l = 1; l <= nl; l++) {
