@@ -1,13 +1,13 @@
 /* oracle/fdwatch.h — the descriptor-retention oracle: sampled probes over recent cases.
  *
- * Probing the lowest free descriptor costs two syscalls (~300 ns here), more than a whole
- * case of a fast target, so it is not done per case. Instead the last FGI_FD_WINDOW inputs
- * are kept in a ring and the descriptor table is probed once per window (and at the end of
- * a run). When the lowest free descriptor rose, each input of the window is re-run alone
- * between two probes; the first that leaves a descriptor open, and does so again on a
- * second run, is the finding. One that opened a descriptor only once (a library opening
- * /dev/urandom lazily) is let go, as lazy heap state is. The probe points depend on the
- * case count only, so the finding is the same on every machine.
+ * Probing the lowest free descriptor costs a syscall (~1.2 us on these machines), more
+ * than a whole case of a fast target, so it is not done per case. Instead the last
+ * FGI_FD_WINDOW inputs are kept in a ring and the descriptor table is probed once per
+ * window (and at the end of a run). When the lowest free descriptor rose, each input of
+ * the window is re-run alone between two probes; the first that leaves a descriptor open,
+ * and does so again on a second run, is the finding. One that opened a descriptor only
+ * once (a library opening /dev/urandom lazily) is let go, as lazy heap state is. The probe
+ * points depend on the case count only, so the finding is the same on every machine.
  *
  * The same window serves the heap retention oracle: its cases run with the heap registry
  * held across them (fgi_harness_window), so a block a case leaves and a later case of the
@@ -48,6 +48,10 @@ FGI_HIDDEN void fgi_fdwatch_close(fgi_fdwatch *w);
  * fgi_fdwatch_check is due, 0 otherwise, -1 when out of memory. */
 FGI_HIDDEN int fgi_fdwatch_note(fgi_fdwatch *w, const uint8_t *data, size_t size, int64_t k,
                                 const char *origin, const fgi_mut *mut);
+
+/* The probe at a window's end: the lowest free descriptor when it is at most the last
+ * probe's (w->base), else w->base + 1 (it rose). Exposed for its test. */
+FGI_HIDDEN int fgi_fdwatch_probe(const fgi_fdwatch *w);
 
 /* Probes; when a descriptor was left open, finds the input that leaves one on every run
  * and returns its slot (valid until the next note), with res filled as a `retention`
