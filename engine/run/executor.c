@@ -8,6 +8,7 @@
 #include "engine/feedback/coverage.h"
 #include "engine/mutate/domain.h"
 #include "engine/mutate/repair.h"
+#include "engine/supervise/outbox.h"
 
 #include <errno.h>
 #include <string.h>
@@ -150,7 +151,7 @@ static void emit_record(run *r, uint32_t type, fgi_cand *c, fgi_hits *h)
     if (r->ex.msg_fd >= 0) {
         fgi_str b = {0};
         int rc = c ? fgi_epoch_encode_cand(&b, c) : fgi_epoch_encode_hits(&b, h);
-        if (rc != 0 || fgi_wire_send(r->ex.msg_fd, type, b.buf, b.len) != 0)
+        if (rc != 0 || fgi_outbox_send(r->ex.slot->outbox, r->ex.msg_fd, type, b.buf, b.len))
             fgi_run_error(r, rc ? FG_ENOMEM : FG_EIO);
         fgi_str_free(&b);
         if (r->plan.jobs > 1) { /* the supervisor sends every executor's records back */
@@ -433,7 +434,11 @@ void fgi_executor_run(run *r, unsigned j, uint64_t from)
         }
         fgi_novelty_clear(&r->ex.sent);
         fgi_covcount_epoch_end(&r->ex.cc);
-        if (r->ex.msg_fd >= 0 && fgi_wire_send(r->ex.msg_fd, FGI_MSG_EPOCH, &end, sizeof end) != 0)
+        /* In the outbox, after the epoch's records (their order is the merge's), and a
+         * nudge so the supervisor takes them now (outbox.h) */
+        if (r->ex.msg_fd >= 0 &&
+            (fgi_outbox_send(r->ex.slot->outbox, r->ex.msg_fd, FGI_MSG_EPOCH, &end, sizeof end) ||
+             fgi_wire_send(r->ex.msg_fd, FGI_MSG_DRAIN, NULL, 0)))
             fgi_run_error(r, FG_EIO);
         r->prog.reached = end;
         if (stop)

@@ -101,6 +101,10 @@ static void executor_message(void *ctx, unsigned j, uint32_t type, const uint8_t
             fgi_snapshot_merge(r);
         else
             r->sv.epoch_done++;
+    } else if (type == FGI_MSG_ERROR && len == sizeof(int32_t)) {
+        int32_t err; /* the supervisor lost an executor's records (supervisor.c) */
+        memcpy(&err, body, sizeof err);
+        fgi_run_error(r, (fg_error)err);
     } else if (type == FGI_MSG_BYE && len == sizeof(fgi_executor_bye)) {
         fgi_executor_bye b;
         memcpy(&b, body, sizeof b);

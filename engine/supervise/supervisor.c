@@ -4,6 +4,7 @@
 #include "engine/base/clock.h"
 #include "engine/base/errout.h"
 #include "engine/base/safeio.h"
+#include "engine/supervise/outbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,13 +21,15 @@
 #define OUTPUT_BUDGET (64 * 1024) /* target stdout forwarded per run; the rest is counted */
 #define GRACE_MS 5000             /* past the deadline before the supervisor kills */
 #define WATCH_EVERY_MS 100
+#define OUTBOX_SIZE ((size_t)1 << 20) /* an epoch's records, mostly: a fuller ring waits */
 
 typedef struct executor {
     pid_t pid;          /* 0 when not running */
     int msg, out;       /* read ends, -1 when closed */
     int cmd;            /* the write end of its command pipe, -1 when closed */
     fgi_slot *slot;
-    fgi_str in;         /* unparsed message bytes */
+    fgi_str in;         /* unparsed message bytes from the pipe */
+    fgi_str boxed;      /* ...and from the outbox */
     int bye;            /* it said goodbye: its exit is orderly */
     fgi_dying dying;
     int have_dying;
@@ -64,7 +67,8 @@ fgi_sup *fgi_sup_new(unsigned jobs, size_t cap, unsigned time_ms, uint64_t rss_l
     s->ops = *ops;
     s->jobs = jobs;
     s->cap = cap ? cap : 1;
-    s->slot_bytes = sizeof(fgi_slot) + s->cap;
+    size_t box_at = (sizeof(fgi_slot) + s->cap + 63) & ~(size_t)63;
+    s->slot_bytes = box_at + fgi_outbox_bytes(OUTBOX_SIZE);
     s->time_ms = time_ms;
     s->rss_limit = rss_limit_mb << 20;
     for (unsigned j = 0; j < jobs; j++) {
@@ -78,6 +82,7 @@ fgi_sup *fgi_sup_new(unsigned jobs, size_t cap, unsigned time_ms, uint64_t rss_l
         }
         e->slot = m;
         e->slot->cap = s->cap;
+        e->slot->outbox = (fgi_outbox *)((char *)m + box_at);
     }
     return s;
 }
@@ -129,6 +134,7 @@ void fgi_sup_free(fgi_sup *s)
         close_fd(&e->out);
         close_fd(&e->cmd);
         fgi_str_free(&e->in);
+        fgi_str_free(&e->boxed);
         if (e->slot)
             munmap(e->slot, s->slot_bytes);
     }
@@ -195,6 +201,8 @@ fg_error fgi_sup_start(fgi_sup *s, unsigned j, uint64_t from)
     e->bye = e->have_dying = 0;
     e->killed_for = NULL;
     e->in.len = 0;
+    e->boxed.len = 0;
+    fgi_outbox_init(e->slot->outbox, OUTBOX_SIZE);
     fflush(stdout); /* or the child would write the parent's buffered text again */
     fflush(stderr);
     pid_t parent = getpid();
@@ -258,17 +266,21 @@ void fgi_sup_stop(fgi_sup *s)
         s->ex[j].slot->stop = 1;
 }
 
-/* Hands every complete message in e->in to the caller. */
-static void parse(fgi_sup *s, unsigned j)
+static void take_outbox(fgi_sup *s, unsigned j);
+
+/* Hands every complete message in `in` (executor j's pipe bytes, or its outbox's: boxed)
+ * to the caller. Everything in the outbox was written before a goodbye in the pipe, so the
+ * outbox is taken first; a nudge (FGI_MSG_DRAIN) is only that. */
+static void parse(fgi_sup *s, unsigned j, fgi_str *in, int boxed)
 {
     executor *e = &s->ex[j];
     size_t at = 0;
-    while (e->in.len - at >= sizeof(fgi_wire_head)) {
+    while (in->len - at >= sizeof(fgi_wire_head)) {
         fgi_wire_head h;
-        memcpy(&h, e->in.buf + at, sizeof h);
-        if (e->in.len - at - sizeof h < h.len)
+        memcpy(&h, in->buf + at, sizeof h);
+        if (in->len - at - sizeof h < h.len)
             break;
-        const uint8_t *body = (const uint8_t *)e->in.buf + at + sizeof h;
+        const uint8_t *body = (const uint8_t *)in->buf + at + sizeof h;
         if (h.type == FGI_MSG_DYING && h.len == sizeof(fgi_dying)) {
             memcpy(&e->dying, body, sizeof e->dying);
             e->dying.kind[sizeof e->dying.kind - 1] = '\0';
@@ -276,15 +288,34 @@ static void parse(fgi_sup *s, unsigned j)
             if (e->dying.nframes > FGI_FRAMES)
                 e->dying.nframes = FGI_FRAMES;
             e->have_dying = 1;
+        } else if (h.type == FGI_MSG_DRAIN) {
+            if (!boxed)
+                take_outbox(s, j);
         } else {
+            if (h.type == FGI_MSG_BYE && !boxed)
+                take_outbox(s, j);
             if (h.type == FGI_MSG_BYE)
                 e->bye = 1;
             s->ops.message(s->ops.ctx, j, h.type, body, h.len);
         }
         at += sizeof h + h.len;
     }
-    memmove(e->in.buf, e->in.buf + at, e->in.len - at);
-    e->in.len -= at;
+    memmove(in->buf, in->buf + at, in->len - at);
+    in->len -= at;
+}
+
+/* Takes executor j's outbox and hands its messages on; a failure reaches the caller as an
+ * FGI_MSG_ERROR message. */
+static void take_outbox(fgi_sup *s, unsigned j)
+{
+    executor *e = &s->ex[j];
+    int rc = fgi_outbox_take(e->slot->outbox, &e->boxed);
+    if (rc > 0) {
+        parse(s, j, &e->boxed, 1);
+    } else if (rc < 0) {
+        int32_t err = e->boxed.failed ? FG_ENOMEM : FG_EIO;
+        s->ops.message(s->ops.ctx, j, FGI_MSG_ERROR, (const uint8_t *)&err, sizeof err);
+    }
 }
 
 /* Reads what is there; returns 0 at end of file, 1 otherwise. */
@@ -296,7 +327,7 @@ static int drain_messages(fgi_sup *s, unsigned j)
         ssize_t n = read(e->msg, buf, sizeof buf);
         if (n > 0) {
             fgi_str_addn(&e->in, buf, (size_t)n);
-            parse(s, j);
+            parse(s, j, &e->in, 0);
             continue;
         }
         if (n == 0)
@@ -354,6 +385,7 @@ static void ended(fgi_sup *s, unsigned j, int kill_it, int reaped, int status)
     else
         status = reap(e, kill_it);
     drain_messages(s, j);
+    take_outbox(s, j);
     if (e->out >= 0)
         drain_output(s, e);
     close_fd(&e->msg);
@@ -445,6 +477,9 @@ void fgi_sup_step(fgi_sup *s)
             drain_output(s, e);
         }
     }
+    for (unsigned j = 0; j < s->jobs; j++)
+        if (s->ex[j].pid)
+            take_outbox(s, j);
     watch(s);
     for (unsigned j = 0; j < s->jobs; j++) {
         executor *e = &s->ex[j];

@@ -1,7 +1,7 @@
 /* engine/supervise/wire.h — the messages an executor sends its supervisor, and the shared slot.
  *
- * A message is a header (type, body length) and a body, written in order on one pipe by
- * one executor. The slot is a shared mapping the executor keeps current before every case
+ * A message is a header (type, body length) and a body, written in order by one executor:
+ * records and epoch ends into its outbox (outbox.h), the rest on its pipe. The slot is a shared mapping the executor keeps current before every case
  * body (position, input bytes, mutations) so the supervisor can still see the input of a
  * case that killed its executor. Native encoding: both ends are one binary.
  */
@@ -20,7 +20,8 @@ enum fgi_msg {
     FGI_MSG_DYING,    /* the executor is about to die of a case (fgi_dying) */
     FGI_MSG_EPOCH,    /* an epoch's cases are all run: uint64_t end position */
     FGI_MSG_BYE,      /* an orderly end: uint64_t position reached */
-    FGI_MSG_ERROR     /* an engine error in the executor: int32 fg_error */
+    FGI_MSG_ERROR,    /* an engine error in the executor: int32 fg_error */
+    FGI_MSG_DRAIN     /* the outbox is full: take it (no body; outbox.h) */
 };
 
 typedef struct fgi_wire_head {
@@ -95,6 +96,7 @@ typedef struct fgi_slot {
     uint32_t napplied;
     uint8_t applied[FGI_MUT_STACK];
     volatile uint32_t ended_ms;  /* the slowest case seen to end (fgi_watchdog_start's ended_ms) */
+    struct fgi_outbox *outbox;   /* the executor's records (outbox.h), in the same mapping */
     size_t cap;                  /* capacity of data */
     uint8_t data[];
 } fgi_slot;
