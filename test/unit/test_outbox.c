@@ -92,8 +92,10 @@ FG_TEST(outbox_messages_come_out_whole_and_in_order)
             at += sizeof h + h.len;
             got++;
         }
-        memmove(in.buf, in.buf + at, in.len - at);
-        in.len -= at;
+        if (at) {
+            memmove(in.buf, in.buf + at, in.len - at);
+            in.len -= at;
+        }
         stalled = at ? 0 : stalled + 1;
         CHECK(w.rc == 0 && stalled < 100000); /* bytes lost: no message would end */
         if (w.rc || stalled >= 100000)
