@@ -1,6 +1,6 @@
 /* oracle/fdwatch.h — the descriptor-retention oracle: sampled probes over recent cases.
  *
- * Probing the lowest free descriptor costs a syscall (~1.2 us on these machines), more
+ * Probing the lowest free descriptor costs two syscalls (~2.5 us on these machines), more
  * than a whole case of a fast target, so it is not done per case. Instead the last
  * FGI_FD_WINDOW inputs are kept in a ring and the descriptor table is probed once per
  * window (and at the end of a run). When the lowest free descriptor rose, each input of

@@ -1,5 +1,6 @@
-/* test/unit/test_fdwatch.c — the descriptor oracle's probe (oracle/fdwatch.c): one poll must
- * say what the lowest free descriptor says, whatever the target opened or closed. */
+/* test/unit/test_fdwatch.c — the descriptor oracle's probe (oracle/fdwatch.c): it says what
+ * the lowest free descriptor says, whatever the target opened or closed, O_PATH handles
+ * included (poll(2) reads those as closed, which is why the probe does not use it). */
 #include "test/support/check.h"
 
 #include "engine/base/rng.h"
@@ -64,9 +65,9 @@ FG_TEST(fdwatch_probe_is_the_lowest_free_descriptor)
     probe_agrees(3, 24, 2000); /* the common case: a few descriptors, one poll */
 }
 
-FG_TEST(fdwatch_probe_past_the_poll_limit_asks_the_slow_way)
+FG_TEST(fdwatch_probe_over_a_wide_table)
 {
-    /* descriptors 3..149 taken and given back at random: bases past one poll's reach */
+    /* descriptors 3..149 taken and given back at random: bases well past 64 */
     probe_agrees(3, 150, 3000);
 }
 
@@ -80,5 +81,29 @@ FG_TEST(fdwatch_probe_sees_a_rise_when_the_table_fills_the_base)
     close(a); /* the first is closed again: a hole at base */
     CHECK_EQ_U(fgi_fdwatch_probe(&w), base);
     close(b);
+    fgi_fdwatch_close(&w);
+}
+
+FG_TEST(fdwatch_probe_sees_o_path_descriptors)
+{
+    fgi_fdwatch w;
+    CHECK(fgi_fdwatch_open(&w) == FG_OK);
+    int base = w.base;
+    /* the host keeps an O_PATH handle below the window's base: not a hole */
+    int held = open(".", O_PATH | O_CLOEXEC);
+    CHECK_EQ_U(held, base);
+    w.base = base + 1;
+    CHECK_EQ_U(fgi_fdwatch_probe(&w), base + 1);
+    /* a case leaks an O_PATH handle at base: a rise */
+    int leaked = open(".", O_PATH | O_CLOEXEC);
+    CHECK_EQ_U(leaked, base + 1);
+    CHECK_EQ_U(fgi_fdwatch_probe(&w), base + 2);
+    /* and after it, an ordinary leak is still seen */
+    w.base = base + 2;
+    int next = dup(w.ours);
+    CHECK_EQ_U(fgi_fdwatch_probe(&w), base + 3);
+    close(next);
+    close(leaked);
+    close(held);
     fgi_fdwatch_close(&w);
 }
