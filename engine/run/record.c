@@ -2,6 +2,8 @@
  * stored) or sent to it by the executor that survived it. */
 #include "engine/run/run.h"
 
+#include "engine/supervise/outbox.h"
+
 
 #include <string.h>
 
@@ -71,8 +73,9 @@ void fgi_record_emit(run *r, const uint8_t *data, size_t size, uint64_t seq, int
     if (r->ex.msg_fd < 0)
         return fgi_record_find(r, &w, NULL);
     fgi_str b = {0};
+    /* In the outbox with the records: a finding is counted before its epoch's merge */
     if (fgi_wire_encode_find(&w, &b) != 0 ||
-        fgi_wire_send(r->ex.msg_fd, FGI_MSG_FIND, b.buf, b.len) != 0)
+        fgi_outbox_send(r->ex.slot->outbox, r->ex.msg_fd, FGI_MSG_FIND, b.buf, b.len) != 0)
         fgi_run_error(r, b.failed ? FG_ENOMEM : FG_EIO);
     fgi_str_free(&b);
 }

@@ -38,7 +38,10 @@ static int put_all(fgi_outbox *b, int fd, const void *p, size_t n)
     uint64_t head = atomic_load_explicit(&b->head, memory_order_relaxed);
     int nudged = 0;
     while (n) {
-        size_t room = (size_t)(b->size - (head - atomic_load_explicit(&b->tail, ACQUIRE)));
+        uint64_t used = head - atomic_load_explicit(&b->tail, ACQUIRE);
+        if (used > b->size)
+            return -1; /* not what the supervisor wrote */
+        size_t room = (size_t)(b->size - used);
         if (!room) {
             if (!nudged && fgi_wire_send(fd, FGI_MSG_DRAIN, NULL, 0) != 0)
                 return -1;
@@ -64,22 +67,20 @@ int fgi_outbox_send(fgi_outbox *b, int fd, uint32_t type, const void *body, size
     return put_all(b, fd, &h, sizeof h) != 0 || put_all(b, fd, body, len) != 0 ? -1 : 0;
 }
 
-int fgi_outbox_take(fgi_outbox *b, fgi_str *to)
+int fgi_outbox_take(fgi_outbox *b, size_t size, fgi_str *to)
 {
     uint64_t head = atomic_load_explicit(&b->head, ACQUIRE);
     uint64_t tail = atomic_load_explicit(&b->tail, memory_order_relaxed);
     if (head == tail)
         return 0;
-    if (head - tail > b->size) { /* not what the executor wrote */
-        atomic_store_explicit(&b->tail, head, RELEASE);
-        return -1;
+    int ok = head - tail <= size; /* else not what the executor wrote */
+    if (ok) {
+        size_t n = (size_t)(head - tail), o = (size_t)(tail & (size - 1));
+        size_t first = FGI_MIN(n, size - o);
+        fgi_str_addn(to, (const char *)b->bytes + o, first);
+        fgi_str_addn(to, (const char *)b->bytes, n - first);
+        ok = !to->failed;
     }
-    size_t n = (size_t)(head - tail), o = (size_t)(tail & (b->size - 1));
-    size_t first = FGI_MIN(n, (size_t)b->size - o);
-    fgi_str_addn(to, (const char *)b->bytes + o, first);
-    fgi_str_addn(to, (const char *)b->bytes, n - first);
-    if (to->failed)
-        return -1;
     atomic_store_explicit(&b->tail, head, RELEASE);
-    return 1;
+    return ok ? 1 : -1;
 }

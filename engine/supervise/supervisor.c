@@ -28,6 +28,8 @@ typedef struct executor {
     int msg, out;       /* read ends, -1 when closed */
     int cmd;            /* the write end of its command pipe, -1 when closed */
     fgi_slot *slot;
+    fgi_outbox *box;    /* its ring, in the slot's mapping (this copy: the executor's is in
+                         * memory it can write) */
     fgi_str in;         /* unparsed message bytes from the pipe */
     fgi_str boxed;      /* ...and from the outbox */
     int bye;            /* it said goodbye: its exit is orderly */
@@ -82,7 +84,7 @@ fgi_sup *fgi_sup_new(unsigned jobs, size_t cap, unsigned time_ms, uint64_t rss_l
         }
         e->slot = m;
         e->slot->cap = s->cap;
-        e->slot->outbox = (fgi_outbox *)((char *)m + box_at);
+        e->box = e->slot->outbox = (fgi_outbox *)((char *)m + box_at);
     }
     return s;
 }
@@ -201,8 +203,9 @@ fg_error fgi_sup_start(fgi_sup *s, unsigned j, uint64_t from)
     e->bye = e->have_dying = 0;
     e->killed_for = NULL;
     e->in.len = 0;
-    e->boxed.len = 0;
-    fgi_outbox_init(e->slot->outbox, OUTBOX_SIZE);
+    fgi_str_free(&e->boxed); /* and a failed one's flag */
+    e->slot->outbox = e->box;
+    fgi_outbox_init(e->box, OUTBOX_SIZE);
     fflush(stdout); /* or the child would write the parent's buffered text again */
     fflush(stderr);
     pid_t parent = getpid();
@@ -309,7 +312,7 @@ static void parse(fgi_sup *s, unsigned j, fgi_str *in, int boxed)
 static void take_outbox(fgi_sup *s, unsigned j)
 {
     executor *e = &s->ex[j];
-    int rc = fgi_outbox_take(e->slot->outbox, &e->boxed);
+    int rc = fgi_outbox_take(e->box, OUTBOX_SIZE, &e->boxed);
     if (rc > 0) {
         parse(s, j, &e->boxed, 1);
     } else if (rc < 0) {

@@ -1,9 +1,10 @@
 /* engine/supervise/wire.h — the messages an executor sends its supervisor, and the shared slot.
  *
  * A message is a header (type, body length) and a body, written in order by one executor:
- * records and epoch ends into its outbox (outbox.h), the rest on its pipe. The slot is a shared mapping the executor keeps current before every case
- * body (position, input bytes, mutations) so the supervisor can still see the input of a
- * case that killed its executor. Native encoding: both ends are one binary.
+ * records, findings and epoch ends into its outbox (outbox.h), the rest on its pipe. The
+ * slot is a shared mapping the executor keeps current before every case body (position,
+ * input bytes, mutations) so the supervisor can still see the input of a case that killed
+ * its executor. Native encoding: both ends are one binary.
  */
 #ifndef FG_WIRE_H
 #define FG_WIRE_H

@@ -74,7 +74,7 @@ FG_TEST(outbox_messages_come_out_whole_and_in_order)
             CHECK_EQ_U(h.len, 0);
             nudges++;
         }
-        int rc = fgi_outbox_take(box, &in);
+        int rc = fgi_outbox_take(box, RING, &in);
         CHECK(rc >= 0);
         takes += rc;
         size_t at = 0; /* whole messages only, as the supervisor parses */
@@ -104,7 +104,7 @@ FG_TEST(outbox_messages_come_out_whole_and_in_order)
     pthread_join(t, NULL);
     CHECK_EQ_U(got, MESSAGES);
     CHECK_EQ_U(in.len, 0);
-    CHECK_EQ_U(fgi_outbox_take(box, &in), 0); /* nothing left */
+    CHECK_EQ_U(fgi_outbox_take(box, RING, &in), 0); /* nothing left */
     CHECK(nudges > 0);     /* the writer waited for room, and said so */
     CHECK(takes > MESSAGES / 10);
     fgi_str_free(&in);
@@ -121,11 +121,11 @@ FG_TEST(outbox_damaged_indices_are_refused_and_dropped)
     CHECK(fgi_outbox_send(box, -1, FGI_MSG_HITS, "abc", 3) == 0); /* fits: no nudge */
     atomic_store(&box->head, 5 * RING); /* a stray write over the shared memory */
     fgi_str in = {0};
-    CHECK(fgi_outbox_take(box, &in) == -1);
+    CHECK(fgi_outbox_take(box, RING, &in) == -1);
     CHECK_EQ_U(in.len, 0);
-    CHECK_EQ_U(fgi_outbox_take(box, &in), 0); /* dropped: the ring goes on from there */
+    CHECK_EQ_U(fgi_outbox_take(box, RING, &in), 0); /* dropped: the ring goes on from there */
     CHECK(fgi_outbox_send(box, -1, FGI_MSG_HITS, "de", 2) == 0);
-    CHECK_EQ_U(fgi_outbox_take(box, &in), 1);
+    CHECK_EQ_U(fgi_outbox_take(box, RING, &in), 1);
     CHECK_EQ_U(in.len, sizeof(fgi_wire_head) + 2);
     CHECK(memcmp(in.buf + sizeof(fgi_wire_head), "de", 2) == 0);
     fgi_str_free(&in);
