@@ -4,7 +4,6 @@
 
 #include "engine/supervise/outbox.h"
 
-
 #include <string.h>
 
 /* ---- findings --------------------------------------------------------------------- */

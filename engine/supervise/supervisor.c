@@ -295,10 +295,11 @@ static void parse(fgi_sup *s, unsigned j, fgi_str *in, int boxed)
             if (!boxed)
                 take_outbox(s, j);
         } else {
-            if (h.type == FGI_MSG_BYE && !boxed)
-                take_outbox(s, j);
-            if (h.type == FGI_MSG_BYE)
+            if (h.type == FGI_MSG_BYE) {
+                if (!boxed)
+                    take_outbox(s, j);
                 e->bye = 1;
+            }
             s->ops.message(s->ops.ctx, j, h.type, body, h.len);
         }
         at += sizeof h + h.len;
