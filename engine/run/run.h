@@ -131,7 +131,8 @@ typedef struct run {
     } ex;
     struct run_supervisor { /* supervised.c */
         fgi_sup *sup;
-        unsigned epoch_done;     /* executors that finished the current epoch (jobs > 1) */
+        uint64_t epoch_done;     /* bit j: executor j finished the current epoch, or died
+                                  * with nothing of it left to run (jobs > 1, at most 64) */
         int sup_stopping;        /* the executors were asked to stop */
         unsigned rehit_ms;       /* executors' deadline once a timeout is confirmed (0: the
                                   * full one; read by executors forked after it is set) */

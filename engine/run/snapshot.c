@@ -64,9 +64,13 @@ void fgi_snapshot_merge(run *r)
                        : 0;
     if (fgi_sched_count_picks(&r->snap.corpus, &r->snap.nov, ran) != 0)
         return fgi_run_error(r, FG_ENOMEM);
+    /* No record of an epoch merged already: one arriving late would make the next
+     * snapshot depend on timing. */
+    uint64_t from = r->prog.reached ? fgi_plan_epoch_start(r, r->prog.reached - 1) : 0;
     for (size_t i = 0; i < r->snap.log.ncands && r->err == FG_OK; i++) {
         fgi_cand *c = &r->snap.log.cands[i];
         FG_ASSERT(i == 0 || r->snap.log.cands[i - 1].seq <= c->seq); /* merged in seq order */
+        FG_ASSERT(c->seq >= from);
         int novel = 0;
         if (c->sig) {
             int rc = fgi_novelty_bump(&r->snap.nov, c->sig, 0);

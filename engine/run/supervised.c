@@ -14,6 +14,15 @@
  * on from the next position (supervised). */
 static void restart_after(run *r, unsigned j, uint64_t pos);
 
+/* Executor j has nothing more to do in the current epoch (jobs > 1). Said once or twice
+ * alike: one killed while it waits after its epoch end (the RSS limit) is also restarted
+ * with no work left, and counting it twice would close the epoch while another still
+ * runs, merging that one's records an epoch late. */
+static void epoch_finished(run *r, unsigned j)
+{
+    r->sv.epoch_done |= (uint64_t)1 << j;
+}
+
 /* The hang policy (oracle/watchdog.h, "re-hits"): the first timeout confirms the target's
  * timeout class at the full deadline and sets the re-hit deadline for the executors
  * started from now on; a case that passes the re-hit deadline is abandoned, not a
@@ -86,7 +95,6 @@ static void executor_message(void *ctx, unsigned j, uint32_t type, const uint8_t
                              size_t len)
 {
     run *r = ctx;
-    (void)j;
     if (type == FGI_MSG_CAND || type == FGI_MSG_HITS) {
         if (fgi_epoch_add_encoded(&r->snap.log, type == FGI_MSG_CAND, body, len) != 0)
             fgi_run_error(r, FG_EIO);
@@ -100,7 +108,7 @@ static void executor_message(void *ctx, unsigned j, uint32_t type, const uint8_t
         if (r->plan.jobs == 1)
             fgi_snapshot_merge(r);
         else
-            r->sv.epoch_done++;
+            epoch_finished(r, j);
     } else if (type == FGI_MSG_ERROR && len == sizeof(int32_t)) {
         int32_t err; /* the supervisor lost an executor's records (supervisor.c) */
         memcpy(&err, body, sizeof err);
@@ -135,7 +143,7 @@ static void restart_after(run *r, unsigned j, uint64_t pos)
         if (going && fgi_plan_has_work(r, j, next, es, ee))
             start_executor(r, j, next);
         else
-            r->sv.epoch_done++;
+            epoch_finished(r, j);
         return;
     }
     if (!going)
@@ -175,7 +183,8 @@ static int always(const run *r)
 
 static int epoch_open(const run *r)
 {
-    return r->sv.epoch_done < r->plan.jobs;
+    uint64_t all = r->plan.jobs >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->plan.jobs) - 1;
+    return (r->sv.epoch_done & all) != all;
 }
 
 /* Sends the epoch's records, sorted, to every running executor, then its end. */

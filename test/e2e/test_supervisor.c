@@ -8,15 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Runs build/test-planted with the given arguments (NULL-terminated, at most 6). */
-static int planted(fgt_run *r, const char *findings, const char *a1, const char *a2,
-                   const char *a3)
+/* Runs build/test-planted with the given arguments (NULL for none). */
+static int planted4(fgt_run *r, const char *findings, const char *a1, const char *a2,
+                    const char *a3, const char *a4)
 {
     char prog[300], fdir[400];
     snprintf(prog, sizeof prog, "%s/test-planted", fgt_build_dir());
     snprintf(fdir, sizeof fdir, "--findings=%s", findings);
-    char *argv[] = {prog, fdir, (char *)a1, (char *)a2, (char *)a3, NULL};
+    char *argv[] = {prog, fdir, (char *)a1, (char *)a2, (char *)a3, (char *)a4, NULL};
     return fgt_spawn(argv, NULL, r);
+}
+
+static int planted(fgt_run *r, const char *findings, const char *a1, const char *a2,
+                   const char *a3)
+{
+    return planted4(r, findings, a1, a2, a3, NULL);
 }
 
 /* How many classes of `kind` the summary lists ("  check check-..." or "  known ..."). */
@@ -222,6 +228,28 @@ FG_TEST(supervised_rss_limit_is_an_oom_finding)
     CHECK(strstr(r.out, "planted_rss: FAIL 2000 cases") != NULL);
     CHECK_EQ_U(classes_of(r.out, "oom"), 1);
     CHECK(strstr(r.out, "passed the limit of 128 MiB") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
+/* An executor killed (RSS limit) while it waits at its epoch's end is counted once among
+ * the epoch's finished executors: counted twice, the epoch closed while another executor
+ * still ran it, and that one's records reached a later merge (an engine assertion). Every
+ * executor of planted_rss_inherited starts over the limit; with --jobs=2 executor 1 has
+ * no work in the replay epoch and waits while executor 0 replays four slow seeds. */
+FG_TEST(supervised_executor_killed_while_waiting_is_counted_once)
+{
+    char root[256];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    fgt_run r;
+    CHECK(planted4(&r, root, "--rss-limit-mb=128", "--cases=64", "--jobs=2",
+                   "planted_rss_inherited") == 0);
+    CHECK(r.exited && r.code == 1);
+    CHECK(strstr(r.err, "assertion failed") == NULL);
+    CHECK(strstr(r.out, "planted_rss_inherited: FAIL 64 cases") != NULL);
+    CHECK_EQ_U(classes_of(r.out, "oom"), 1);
+    if (!(r.exited && r.code == 1))
+        fprintf(stderr, "%s\n%s\n", r.out, r.err);
     fgt_run_free(&r);
     fgt_rmrf(root);
 }

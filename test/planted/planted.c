@@ -558,6 +558,41 @@ static uint64_t rss_run(const uint8_t *d, size_t n)
 FG_TARGET(planted_rss, .flags = FG_NO_CORPUS,
           .run = rss_run, .what = "256 MiB resident through mmap")
 
+/* Resident memory the supervisor holds before it forks (the seed callback runs there), so
+ * every executor passes the RSS limit from its start and is killed within one watch.
+ * Four slow seeds make one replay chunk: with --jobs=2 executor 0 replays them while
+ * executor 1, with no work in that epoch, has sent its epoch end and waits; it is killed
+ * waiting, and must still be counted once (a second count closed the epoch while
+ * executor 0 was running, and its records arrived after the merge). */
+static void rss_inherited_seed(fg_seeds *seeds)
+{
+    static char *held;
+    size_t big = (size_t)160 << 20;
+    if (!held) {
+        char *p = mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            return;
+        for (size_t i = 0; i < big; i += 4096)
+            p[i] = 1;
+        held = p;
+    }
+    for (char c = '1'; c <= '4'; c++) {
+        char s[5] = {'s', 'l', 'o', 'w', c};
+        fg_seeds_add(seeds, s, sizeof s);
+    }
+}
+
+static uint64_t rss_inherited_run(const uint8_t *d, size_t n)
+{
+    if (n == 5 && memcmp(d, "slow", 4) == 0) {
+        struct timespec t = {0, 40 * 1000 * 1000};
+        nanosleep(&t, NULL);
+    }
+    return shape(d, n) ^ (n ? d[n - 1] : 0);
+}
+FG_TARGET(planted_rss_inherited, .flags = FG_NO_CORPUS, .seed = rss_inherited_seed,
+          .run = rss_inherited_run, .what = "160 MiB resident in every executor from its start")
+
 /* A target this build cannot run (as the Brotli targets are without libbrotli-dev): it is
  * listed, printed as skipped and counted apart from passed and failed; its body is never
  * called, so it has none. */
