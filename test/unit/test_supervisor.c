@@ -1,0 +1,275 @@
+/* test/unit/test_supervisor.c — the supervisor's side of an executor's two channels
+ * (engine/supervise/supervisor.c): the record ring in shared memory and the pipe. A real
+ * forked executor writes records into its ring and words into its pipe in a set order;
+ * the supervisor must hand them on in that order: every ring record written before a
+ * goodbye or a death comes before it, an epoch's end between the records it follows and
+ * those after it, a record larger than the ring whole, and damaged ring indices as one
+ * error after which the executor goes on. */
+#include "test/support/check.h"
+
+#include "engine/supervise/outbox.h"
+#include "engine/supervise/supervisor.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum ending { END_BYE, END_DYING_KILLED, END_DAMAGE, END_OOM_KILLED };
+
+typedef struct script {
+    unsigned records;     /* ring records 0..records-1 */
+    unsigned epoch_after; /* an epoch end in the ring after this many (0: none) */
+    size_t huge;          /* record 1 is this long (0: as the others) */
+    enum ending end;      /* END_OOM_KILLED: past the RSS limit, records until killed */
+} script;
+
+typedef struct seen {
+    const script *sc;
+    unsigned n;           /* records handed on, in order */
+    int bad;              /* one came out of order or damaged */
+    long epoch_at, bye_at, died_at, error_at, dying;
+    int died_status;
+    const char *killed_for;
+    uint64_t sent;        /* records the executor finished sending before it died */
+} seen;
+
+static size_t len_of(const script *sc, unsigned i)
+{
+    return i == 1 && sc->huge ? sc->huge : sizeof(uint32_t) + (i * 37) % 1500;
+}
+
+static uint8_t byte_of(unsigned i, size_t k)
+{
+    return (uint8_t)(i * 13 + k * 5);
+}
+
+static int send_record(fgi_slot *slot, int fd, const script *sc, unsigned i)
+{
+    size_t n = len_of(sc, i);
+    uint8_t *body = malloc(n);
+    if (!body)
+        return -1;
+    memcpy(body, &i, sizeof i);
+    for (size_t k = sizeof i; k < n; k++)
+        body[k] = byte_of(i, k);
+    int rc = fgi_outbox_send(slot->outbox, fd, FGI_MSG_CAND, body, n);
+    free(body);
+    return rc;
+}
+
+/* Waits until the supervisor has taken the ring up to `upto` (10 s at most). */
+static int wait_taken(fgi_outbox *b, uint64_t upto)
+{
+    for (int k = 0; k < 10000 && atomic_load(&b->tail) != upto; k++) {
+        struct timespec t = {0, 1000 * 1000};
+        nanosleep(&t, NULL);
+    }
+    return atomic_load(&b->tail) == upto ? 0 : -1;
+}
+
+/* The executor: the script's records, then its ending. */
+static int child(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd, fgi_slot *slot)
+{
+    const script *sc = ((seen *)ctx)->sc;
+    (void)j, (void)from, (void)cmd_fd;
+    if (sc->end == END_OOM_KILLED) {
+        /* Records without end, over the supervisor's RSS limit from the 2000th on: when
+         * the kill comes, the ring holds records the supervisor has not taken. */
+        for (unsigned i = 0;; i++) {
+            if (i == 2000) {
+                size_t big = (size_t)160 << 20;
+                char *p = mmap(NULL, big, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                if (p == MAP_FAILED)
+                    return 3;
+                for (size_t k = 0; k < big; k += 4096)
+                    p[k] = 1;
+            }
+            if (send_record(slot, msg_fd, sc, i) != 0)
+                return 3;
+            slot->pos = i + 1;
+        }
+    }
+    for (unsigned i = 0; i < sc->records; i++) {
+        if (sc->epoch_after && i == sc->epoch_after) {
+            uint64_t end = i;
+            if (fgi_outbox_send(slot->outbox, msg_fd, FGI_MSG_EPOCH, &end, sizeof end) != 0 ||
+                fgi_wire_send(msg_fd, FGI_MSG_DRAIN, NULL, 0) != 0)
+                return 3;
+        }
+        if (send_record(slot, msg_fd, sc, i) != 0)
+            return 3;
+    }
+    if (sc->end == END_DYING_KILLED) {
+        /* As the crash handler does: its last words by the pipe, the records still in
+         * the ring, then gone. */
+        fgi_dying dy;
+        memset(&dy, 0, sizeof dy);
+        strcpy(dy.kind, "crash");
+        strcpy(dy.what, "planted");
+        fgi_wire_send(msg_fd, FGI_MSG_DYING, &dy, sizeof dy);
+        kill(getpid(), SIGKILL);
+    }
+    if (sc->end == END_DAMAGE) {
+        /* Once the records are taken, a stray write over the indices: the supervisor
+         * refuses them and frees the ring; once it has, one more record goes through. */
+        fgi_outbox *b = slot->outbox;
+        if (wait_taken(b, atomic_load(&b->head)) != 0)
+            return 3;
+        uint64_t damaged = atomic_load(&b->tail) + 3 * b->size;
+        atomic_store(&b->head, damaged);
+        if (fgi_wire_send(msg_fd, FGI_MSG_DRAIN, NULL, 0) != 0)
+            return 3;
+        if (wait_taken(b, damaged) != 0)
+            return 3;
+        if (send_record(slot, msg_fd, sc, sc->records) != 0)
+            return 3;
+    }
+    uint64_t bye = 0; /* its body is the caller's business */
+    return fgi_wire_send(msg_fd, FGI_MSG_BYE, &bye, sizeof bye) == 0 ? 0 : 3;
+}
+
+static void message(void *ctx, unsigned j, uint32_t type, const uint8_t *body, size_t len)
+{
+    seen *s = ctx;
+    (void)j;
+    if (type == FGI_MSG_CAND) {
+        uint32_t i = UINT32_MAX;
+        if (len >= sizeof i)
+            memcpy(&i, body, sizeof i);
+        int ok = i == s->n && len == len_of(s->sc, i);
+        for (size_t k = sizeof i; ok && k < len; k++)
+            ok = body[k] == byte_of(i, k);
+        s->bad |= !ok;
+        s->n++;
+    } else if (type == FGI_MSG_EPOCH) {
+        s->epoch_at = s->n;
+    } else if (type == FGI_MSG_BYE) {
+        s->bye_at = s->n;
+    } else if (type == FGI_MSG_ERROR) {
+        s->error_at = s->n;
+    } else {
+        s->bad = 1;
+    }
+}
+
+static void died(void *ctx, unsigned j, int status, const fgi_dying *dying,
+                 const char *killed_for, const fgi_slot *slot)
+{
+    seen *s = ctx;
+    (void)j;
+    s->died_at = s->n;
+    s->killed_for = killed_for;
+    s->sent = slot->pos;
+    s->died_status = status;
+    s->dying = dying && strcmp(dying->kind, "crash") == 0;
+}
+
+static uint64_t resident_mb(void)
+{
+    unsigned long long size = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%llu %llu", &size, &resident) != 2)
+            resident = 0;
+        fclose(f);
+    }
+    return resident * (uint64_t)sysconf(_SC_PAGESIZE) >> 20;
+}
+
+/* Runs one executor through the script to its end. */
+static void run_script(const script *sc, seen *s)
+{
+    /* A limit above what this process holds now (a forked executor starts with it;
+     * under a sanitizer it can be large), below that plus the 160 MiB. */
+    uint64_t rss_mb = sc->end == END_OOM_KILLED ? resident_mb() + 64 : 0;
+    memset(s, 0, sizeof *s);
+    s->sc = sc;
+    s->epoch_at = s->bye_at = s->died_at = s->error_at = -1;
+    fgi_sup_ops ops = {s, child, message, died};
+    fgi_sup *sup = fgi_sup_new(1, 64, 10000, rss_mb, &ops);
+    CHECK(sup != NULL);
+    CHECK(fgi_sup_start(sup, 0, 0) == FG_OK);
+    while (fgi_sup_running(sup))
+        fgi_sup_step(sup);
+    fgi_sup_free(sup);
+}
+
+/* ~1.5 MB of records through the 1 MiB ring: it fills, the executor waits and nudges. */
+FG_TEST(sup_every_ring_record_comes_before_the_goodbye)
+{
+    script sc = {.records = 2000, .end = END_BYE};
+    seen s;
+    run_script(&sc, &s);
+    CHECK(!s.bad);
+    CHECK_EQ_U(s.n, 2000);
+    CHECK(s.bye_at == 2000);
+    CHECK(s.died_at == -1 && s.error_at == -1);
+}
+
+FG_TEST(sup_an_epoch_end_sits_between_its_records_and_the_next)
+{
+    script sc = {.records = 600, .epoch_after = 350, .end = END_BYE};
+    seen s;
+    run_script(&sc, &s);
+    CHECK(!s.bad);
+    CHECK(s.epoch_at == 350);
+    CHECK(s.bye_at == 600);
+}
+
+FG_TEST(sup_a_record_larger_than_the_ring_comes_whole)
+{
+    script sc = {.records = 5, .huge = (size_t)3 << 20, .end = END_BYE};
+    seen s;
+    run_script(&sc, &s);
+    CHECK(!s.bad);
+    CHECK_EQ_U(s.n, 5);
+    CHECK(s.bye_at == 5);
+}
+
+/* A death loses nothing the ring held: the records come before the death is reported,
+ * with the last words from the pipe. (Here the step's own take finds them: the last
+ * words wake it after the records are in.) */
+FG_TEST(sup_a_death_comes_after_every_record_it_left_in_the_ring)
+{
+    script sc = {.records = 1500, .end = END_DYING_KILLED};
+    seen s;
+    run_script(&sc, &s);
+    CHECK(!s.bad);
+    CHECK_EQ_U(s.n, 1500);
+    CHECK(s.died_at == 1500);
+    CHECK(s.dying);
+    CHECK(WIFSIGNALED(s.died_status) && WTERMSIG(s.died_status) == SIGKILL);
+    CHECK(s.bye_at == -1);
+}
+
+FG_TEST(sup_damaged_ring_indices_are_one_error_and_the_executor_goes_on)
+{
+    script sc = {.records = 300, .end = END_DAMAGE};
+    seen s;
+    run_script(&sc, &s);
+    CHECK(!s.bad);
+    CHECK(s.error_at == 300);
+    CHECK_EQ_U(s.n, 301); /* the record after the damage */
+    CHECK(s.bye_at == 301);
+    CHECK(s.died_at == -1);
+}
+
+/* Killed by the supervisor while writing: the records it wrote between the supervisor's
+ * last take and the kill are taken after the death, before it is reported. */
+FG_TEST(sup_a_killed_executor_loses_no_record_it_finished)
+{
+    script sc = {.end = END_OOM_KILLED};
+    seen s;
+    run_script(&sc, &s);
+    CHECK(!s.bad);
+    CHECK(s.killed_for && strcmp(s.killed_for, "oom") == 0);
+    CHECK(s.sent >= 2000);
+    CHECK(s.n >= s.sent); /* one more when it died between a record and the count */
+    CHECK(s.died_at == (long)s.n);
+}
