@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* An executor died: the finding comes from the input still in its slot. Then the run goes
  * on from the next position (supervised). */
@@ -48,7 +49,21 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
     char what[512];
     if (rehit(r, dying, slot))
         return restart_after(r, j, slot->pos);
+    if (killed_for && strcmp(killed_for, "oom") == 0 && !slot->active &&
+        atomic_load(&slot->cases) == 0) {
+        /* Over the limit before it ran a single case: what the process holds before any
+         * fuzzing (the host program's own memory, inherited by the fork), no input's. */
+        fprintf(r->s->log, "fuzzgate: %s: an executor passed the RSS limit of %llu MiB "
+                "before it ran a case: the process holds that much before fuzzing (raise "
+                "--rss-limit-mb, or 0 for none)\n", r->t->name,
+                (unsigned long long)r->s->opt.rss_limit_mb);
+        fgi_run_error(r, FG_EOPTION);
+        return;
+    }
     if (killed_for && strcmp(killed_for, "oom") == 0) {
+        /* In a case, that case; between cases (waiting at an epoch's end), the last one
+         * it ran, whose bytes the slot still holds: memory the heap oracle cannot see
+         * (mmap, an arena) that it left resident. */
         kind = "oom";
         snprintf(what, sizeof what,
                  "the executor's resident memory passed the limit of %llu MiB (rss_limit_mb)",
@@ -217,8 +232,25 @@ static void broadcast_epoch(run *r, uint64_t end)
     fgi_str_free(&b);
 }
 
+/* An executor starts with what its parent holds resident (the fork shares it): past the
+ * RSS limit already, every executor would be killed and an innocent input blamed. */
+static int over_limit_before_fork(run *r)
+{
+    uint64_t limit = r->s->opt.rss_limit_mb << 20, own = fgi_sup_rss(getpid());
+    if (!limit || own <= limit)
+        return 0;
+    fprintf(r->s->log, "fuzzgate: %s: this process holds %llu MiB before it forks an "
+            "executor, past the RSS limit of %llu MiB (raise --rss-limit-mb, or 0 for none)\n",
+            r->t->name, (unsigned long long)(own >> 20),
+            (unsigned long long)r->s->opt.rss_limit_mb);
+    fgi_run_error(r, FG_EOPTION);
+    return 1;
+}
+
 void fgi_supervised_run(run *r)
 {
+    if (over_limit_before_fork(r))
+        return;
     const fgi_sup_ops ops = {r, fgi_executor_main, executor_message, executor_died};
     if (!(r->sv.sup = fgi_sup_new(r->plan.jobs, r->plan.slot_cap, r->plan.time_ms,
                                   r->s->opt.rss_limit_mb, &ops)))

@@ -196,6 +196,7 @@ fg_error fgi_sup_start(fgi_sup *s, unsigned j, uint64_t from)
         return FG_EIO;
     }
     e->slot->active = 0;
+    atomic_store(&e->slot->cases, 0);
     e->slot->stop = 0;
     e->slot->pos = from;
     e->slot->seq = from;
@@ -401,7 +402,7 @@ static void ended(fgi_sup *s, unsigned j, int kill_it, int reaped, int status)
                     e->slot);
 }
 
-static uint64_t rss_of(pid_t pid)
+uint64_t fgi_sup_rss(int pid)
 {
     char path[64], text[128];
     snprintf(path, sizeof path, "/proc/%d/statm", (int)pid);
@@ -437,7 +438,7 @@ static void watch(fgi_sup *s)
         } else if (now - e->seen_at > (double)s->time_ms + GRACE_MS) {
             e->killed_for = "timeout";
         }
-        if (s->rss_limit && rss_of(e->pid) > s->rss_limit)
+        if (s->rss_limit && fgi_sup_rss(e->pid) > s->rss_limit)
             e->killed_for = "oom";
         if (e->killed_for) {
             kill(-e->pid, SIGKILL);

@@ -87,7 +87,8 @@ FGI_HIDDEN const char *fgi_wire_kind(const char *k, size_t n);
 
 /* The shared slot, one per executor. */
 typedef struct fgi_slot {
-    _Atomic unsigned long cases; /* bodies started: progress the supervisor watches */
+    _Atomic unsigned long cases; /* bodies started by this executor (0 at its start):
+                                  * progress the supervisor watches */
     volatile int active;         /* a case body is running */
     volatile int stop;           /* set by the supervisor: end at the next chunk */
     uint64_t pos;                /* the executor's position (the case it is on) */

@@ -234,22 +234,41 @@ FG_TEST(supervised_rss_limit_is_an_oom_finding)
 
 /* An executor killed (RSS limit) while it waits at its epoch's end is counted once among
  * the epoch's finished executors: counted twice, the epoch closed while another executor
- * still ran it, and that one's records reached a later merge (an engine assertion). Every
- * executor of planted_rss_inherited starts over the limit; with --jobs=2 executor 1 has
- * no work in the replay epoch and waits while executor 0 replays four slow seeds. */
+ * still ran it, and that one's records reached a later merge (an engine assertion; 5 of 5
+ * runs on the old count). Its finding is the last input it ran (planted.c says how the
+ * target makes it wait). */
 FG_TEST(supervised_executor_killed_while_waiting_is_counted_once)
 {
     char root[256];
     CHECK(fgt_tmpdir(root, sizeof root) == 0);
     fgt_run r;
     CHECK(planted4(&r, root, "--rss-limit-mb=128", "--cases=64", "--jobs=2",
-                   "planted_rss_inherited") == 0);
+                   "planted_rss_waiting") == 0);
     CHECK(r.exited && r.code == 1);
     CHECK(strstr(r.err, "assertion failed") == NULL);
-    CHECK(strstr(r.out, "planted_rss_inherited: FAIL 64 cases") != NULL);
+    CHECK(strstr(r.out, "planted_rss_waiting: FAIL 64 cases") != NULL);
     CHECK_EQ_U(classes_of(r.out, "oom"), 1);
+    CHECK(strstr(r.out, "0 bytes, empty input)") != NULL);
     if (!(r.exited && r.code == 1))
         fprintf(stderr, "%s\n%s\n", r.out, r.err);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
+/* A process already past the RSS limit before it forks (the host's own memory, which every
+ * executor shares) is a usage error naming the option, not an `oom` finding on whichever
+ * input ran when the first executor was killed. */
+FG_TEST(supervised_rss_limit_below_the_host_is_an_error)
+{
+    char root[256];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    fgt_run r;
+    CHECK(planted(&r, root, "--rss-limit-mb=128", "--cases=64", "planted_rss_inherited") == 0);
+    CHECK(r.exited && r.code == 2);
+    CHECK(strstr(r.err, "before it forks an executor, past the RSS limit of 128 MiB") != NULL);
+    CHECK(strstr(r.err, "--rss-limit-mb") != NULL);
+    CHECK(strstr(r.out, "planted_rss_inherited: ERROR") != NULL);
+    CHECK(strstr(r.err, "FINDING") == NULL);
     fgt_run_free(&r);
     fgt_rmrf(root);
 }

@@ -559,11 +559,8 @@ FG_TARGET(planted_rss, .flags = FG_NO_CORPUS,
           .run = rss_run, .what = "256 MiB resident through mmap")
 
 /* Resident memory the supervisor holds before it forks (the seed callback runs there), so
- * every executor passes the RSS limit from its start and is killed within one watch.
- * Four slow seeds make one replay chunk: with --jobs=2 executor 0 replays them while
- * executor 1, with no work in that epoch, has sent its epoch end and waits; it is killed
- * waiting, and must still be counted once (a second count closed the epoch while
- * executor 0 was running, and its records arrived after the merge). */
+ * every executor passes the RSS limit before it runs a case: a run error (the limit is
+ * below what the process holds), not a finding on an input. */
 static void rss_inherited_seed(fg_seeds *seeds)
 {
     static char *held;
@@ -576,22 +573,63 @@ static void rss_inherited_seed(fg_seeds *seeds)
             p[i] = 1;
         held = p;
     }
-    for (char c = '1'; c <= '4'; c++) {
-        char s[5] = {'s', 'l', 'o', 'w', c};
-        fg_seeds_add(seeds, s, sizeof s);
-    }
+    fg_seeds_add(seeds, "seed", 4);
 }
 
 static uint64_t rss_inherited_run(const uint8_t *d, size_t n)
 {
-    if (n == 5 && memcmp(d, "slow", 4) == 0) {
-        struct timespec t = {0, 40 * 1000 * 1000};
-        nanosleep(&t, NULL);
-    }
-    return shape(d, n) ^ (n ? d[n - 1] : 0);
+    return shape(d, n);
 }
 FG_TARGET(planted_rss_inherited, .flags = FG_NO_CORPUS, .seed = rss_inherited_seed,
           .run = rss_inherited_run, .what = "160 MiB resident in every executor from its start")
+
+/* An executor killed (RSS limit) while it waits at its epoch's end. 70 seeds and the
+ * empty input make two replay chunks: with --jobs=2 executor 0 replays the first 64
+ * inputs, twelve of them slow, while executor 1 replays the rest, then waits for
+ * executor 0. Its last two inputs, "hold" and the empty one, map 160 MiB the seed
+ * callback put in a memfd (resident at once: MAP_POPULATE over pages already there, ~8 ms
+ * where faulting them in takes ~400 ms on a VM, and the kill should not land in a case).
+ * It is killed waiting: an `oom` finding on the empty input, the last it ran, and counted
+ * once among the executors done with the epoch (a second count closed the epoch while
+ * executor 0 was running, and its records reached a later merge). */
+static int rss_waiting_fd = -1;
+#define RSS_WAITING_BYTES ((size_t)160 << 20)
+
+static void rss_waiting_seed(fg_seeds *seeds)
+{
+    if (rss_waiting_fd < 0) {
+        int fd = memfd_create("planted_rss_waiting", MFD_CLOEXEC);
+        static char page[1 << 16];
+        memset(page, 1, sizeof page);
+        for (size_t o = 0; fd >= 0 && o < RSS_WAITING_BYTES; o += sizeof page)
+            if (pwrite(fd, page, sizeof page, (off_t)o) != (ssize_t)sizeof page)
+                break;
+        rss_waiting_fd = fd;
+    }
+    for (int i = 0; i < 69; i++) {
+        char s[8];
+        int n = snprintf(s, sizeof s, "%c%02d", i % 5 == 0 && i < 60 ? 'S' : 'f', i);
+        fg_seeds_add(seeds, s, (size_t)n);
+    }
+    fg_seeds_add(seeds, "hold", 4);
+}
+
+static uint64_t rss_waiting_run(const uint8_t *d, size_t n)
+{
+    static void *held;
+    if (n == 3 && d[0] == 'S') {
+        struct timespec t = {0, 40 * 1000 * 1000};
+        nanosleep(&t, NULL);
+    }
+    if (!held && rss_waiting_fd >= 0 && (n == 0 || (n == 4 && memcmp(d, "hold", 4) == 0))) {
+        void *p = mmap(NULL, RSS_WAITING_BYTES, PROT_READ, MAP_SHARED | MAP_POPULATE,
+                       rss_waiting_fd, 0);
+        held = p == MAP_FAILED ? NULL : p;
+    }
+    return shape(d, n) ^ (n ? d[n - 1] : 0);
+}
+FG_TARGET(planted_rss_waiting, .flags = FG_NO_CORPUS, .seed = rss_waiting_seed,
+          .run = rss_waiting_run, .what = "160 MiB left resident by the last input of a chunk")
 
 /* A target this build cannot run (as the Brotli targets are without libbrotli-dev): it is
  * listed, printed as skipped and counted apart from passed and failed; its body is never
