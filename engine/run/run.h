@@ -133,6 +133,7 @@ typedef struct run {
         fgi_sup *sup;
         uint64_t epoch_done;     /* bit j: executor j finished the current epoch, or died
                                   * with nothing of it left to run (jobs > 1, at most 64) */
+        uint64_t epoch_start, epoch_end; /* the epoch the executors are on (jobs > 1) */
         int sup_stopping;        /* the executors were asked to stop */
         unsigned rehit_ms;       /* executors' deadline once a timeout is confirmed (0: the
                                   * full one; read by executors forked after it is set) */

@@ -51,19 +51,20 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
         return restart_after(r, j, slot->pos);
     if (killed_for && strcmp(killed_for, "oom") == 0 && !slot->active &&
         atomic_load(&slot->cases) == 0) {
-        /* Over the limit before it ran a single case: what the process holds before any
-         * fuzzing (the host program's own memory, inherited by the fork), no input's. */
+        /* Over the limit before it ran a single case: the engine's memory, no input's
+         * (this process's, which a fork shares, or the executor's own while it took the
+         * merged records). The error ends the run; restart_after counts it as done. */
         fprintf(r->s->log, "fuzzgate: %s: an executor passed the RSS limit of %llu MiB "
-                "before it ran a case: the process holds that much before fuzzing (raise "
-                "--rss-limit-mb, or 0 for none)\n", r->t->name,
+                "before it ran a case: the engine's own memory, this process's or the "
+                "executor's (raise --rss-limit-mb, or 0 for none)\n", r->t->name,
                 (unsigned long long)r->s->opt.rss_limit_mb);
         fgi_run_error(r, FG_EOPTION);
-        return;
+        return restart_after(r, j, slot->pos);
     }
     if (killed_for && strcmp(killed_for, "oom") == 0) {
-        /* In a case, that case; between cases (waiting at an epoch's end), the last one
-         * it ran, whose bytes the slot still holds: memory the heap oracle cannot see
-         * (mmap, an arena) that it left resident. */
+        /* In a case, that case; between cases (at an epoch's end), the last one it ran,
+         * whose bytes the slot still holds: a guess, as libFuzzer's is (the memory may
+         * have grown over several cases). */
         kind = "oom";
         snprintf(what, sizeof what,
                  "the executor's resident memory passed the limit of %llu MiB (rss_limit_mb)",
@@ -87,7 +88,7 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
                 r->t->name, WIFSIGNALED(status) ? "signal" : "status",
                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
         fgi_run_error(r, FG_EIO);
-        return;
+        return restart_after(r, j, slot->pos); /* counted as done: the others may wait */
     } else if (WIFSIGNALED(status)) {
         snprintf(what, sizeof what, "the target died of %s",
                  fgi_crash_signal_name(WTERMSIG(status)));
@@ -151,10 +152,12 @@ static void start_executor(run *r, unsigned j, uint64_t from)
 static void restart_after(run *r, unsigned j, uint64_t pos)
 {
     int going = r->err == FG_OK && !fgi_run_interrupted() && !r->sv.sup_stopping;
-    uint64_t next = pos + 1, es = fgi_plan_epoch_start(r, pos), ee = fgi_plan_epoch_end(r, pos);
     if (r->plan.jobs > 1) {
         /* Either it finishes its share of the epoch, or its share is done: the others
-         * wait for the epoch's end, which must come. */
+         * wait for the epoch's end, which must come. The epoch is the supervisor's, not
+         * pos's: one killed after it sent its epoch end, once the supervisor has moved
+         * on (while it took the merged records), still has its share of the next. */
+        uint64_t es = r->sv.epoch_start, ee = r->sv.epoch_end, next = FGI_MAX(pos + 1, es);
         if (going && fgi_plan_has_work(r, j, next, es, ee))
             start_executor(r, j, next);
         else
@@ -163,10 +166,11 @@ static void restart_after(run *r, unsigned j, uint64_t pos)
     }
     if (!going)
         return;
-    if (next == ee) {
-        /* The dead executor was on its epoch's last case: the epoch is complete. */
-        if (next > r->prog.reached)
-            r->prog.reached = next;
+    uint64_t next = pos + 1, ee = fgi_plan_epoch_end(r, pos);
+    if (next == ee && next > r->prog.reached) {
+        /* The dead executor was on its epoch's last case: the epoch is complete. (Killed
+         * after its epoch end, while it merged, the epoch was merged already.) */
+        r->prog.reached = next;
         fgi_snapshot_merge(r);
     }
     if (next < r->plan.total)
@@ -236,7 +240,7 @@ static void broadcast_epoch(run *r, uint64_t end)
  * RSS limit already, every executor would be killed and an innocent input blamed. */
 static int over_limit_before_fork(run *r)
 {
-    uint64_t limit = r->s->opt.rss_limit_mb << 20, own = fgi_sup_rss(getpid());
+    uint64_t limit = fgi_mib_bytes(r->s->opt.rss_limit_mb), own = fgi_sup_rss(getpid());
     if (!limit || own <= limit)
         return 0;
     fprintf(r->s->log, "fuzzgate: %s: this process holds %llu MiB before it forks an "
@@ -274,6 +278,8 @@ void fgi_supervised_run(run *r)
         while (seq < r->plan.total && r->err == FG_OK) {
             uint64_t ee = fgi_plan_epoch_end(r, seq);
             r->sv.epoch_done = 0;
+            r->sv.epoch_start = seq;
+            r->sv.epoch_end = ee;
             supervise_while(r, epoch_open);
             if (r->sv.sup_stopping || r->err != FG_OK || ee >= r->plan.total) {
                 fgi_snapshot_merge(r);

@@ -72,7 +72,7 @@ fgi_sup *fgi_sup_new(unsigned jobs, size_t cap, unsigned time_ms, uint64_t rss_l
     size_t box_at = (sizeof(fgi_slot) + s->cap + 63) & ~(size_t)63;
     s->slot_bytes = box_at + fgi_outbox_bytes(OUTBOX_SIZE);
     s->time_ms = time_ms;
-    s->rss_limit = rss_limit_mb << 20;
+    s->rss_limit = fgi_mib_bytes(rss_limit_mb);
     for (unsigned j = 0; j < jobs; j++) {
         executor *e = &s->ex[j];
         e->msg = e->out = e->cmd = -1;

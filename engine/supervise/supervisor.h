@@ -61,6 +61,12 @@ FGI_HIDDEN int fgi_sup_is_running(const fgi_sup *s, unsigned j);
  * executor waits on the supervisor (one executor: it merges its epochs itself). */
 FGI_HIDDEN void fgi_sup_batch(fgi_sup *s, unsigned us);
 
+/* mb MiB in bytes, saturated (an absurd --rss-limit-mb is no limit, not a small one). */
+static inline uint64_t fgi_mib_bytes(uint64_t mb)
+{
+    return mb > UINT64_MAX >> 20 ? UINT64_MAX : mb << 20;
+}
+
 /* The resident bytes of process pid (0 when they cannot be read). */
 FGI_HIDDEN uint64_t fgi_sup_rss(int pid);
 /* Asks every executor to stop at its next chunk boundary. */

@@ -26,7 +26,10 @@ typedef struct script {
     unsigned epoch_after; /* an epoch end in the ring after this many (0: none) */
     size_t huge;          /* record 1 is this long (0: as the others) */
     enum ending end;      /* END_OOM_KILLED: past the RSS limit, records until killed */
+    int memfd;            /* END_OOM_KILLED: OOM_BYTES, filled */
 } script;
+
+#define OOM_BYTES ((size_t)160 << 20)
 
 typedef struct seen {
     const script *sc;
@@ -40,6 +43,8 @@ typedef struct seen {
 
 static size_t len_of(const script *sc, unsigned i)
 {
+    if (sc->end == END_OOM_KILLED)
+        return sizeof(uint32_t);
     return i == 1 && sc->huge ? sc->huge : sizeof(uint32_t) + (i * 37) % 1500;
 }
 
@@ -78,21 +83,25 @@ static int child(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd, f
     const script *sc = ((seen *)ctx)->sc;
     (void)j, (void)from, (void)cmd_fd;
     if (sc->end == END_OOM_KILLED) {
-        /* Records without end, over the supervisor's RSS limit from the 2000th on: when
-         * the kill comes, the ring holds records the supervisor has not taken. */
+        /* Small records, one every few microseconds, so the ring never fills and the
+         * executor never nudges: the supervisor takes it only at its steps (every 100 ms)
+         * and, after the kill, once more. From the 2000th record on it maps the memfd
+         * the test filled, past the RSS limit at once (its pages are there already:
+         * faulting in fresh ones takes ~400 ms on a VM). The kill comes at the step's
+         * watch, right after the step's take has parsed ~100 ms of records: the records
+         * written meanwhile are still in the ring. */
         for (unsigned i = 0;; i++) {
-            if (i == 2000) {
-                size_t big = (size_t)160 << 20;
-                char *p = mmap(NULL, big, PROT_READ | PROT_WRITE,
-                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-                if (p == MAP_FAILED)
-                    return 3;
-                for (size_t k = 0; k < big; k += 4096)
-                    p[k] = 1;
-            }
+            if (i == 2000 && mmap(NULL, OOM_BYTES, PROT_READ, MAP_SHARED | MAP_POPULATE,
+                                  sc->memfd, 0) == MAP_FAILED)
+                return 3;
             if (send_record(slot, msg_fd, sc, i) != 0)
                 return 3;
             slot->pos = i + 1;
+            struct timespec t0, t;
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            do
+                clock_gettime(CLOCK_MONOTONIC, &t);
+            while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec < 3000);
         }
     }
     for (unsigned i = 0; i < sc->records; i++) {
@@ -260,13 +269,19 @@ FG_TEST(sup_damaged_ring_indices_are_one_error_and_the_executor_goes_on)
     CHECK(s.died_at == -1);
 }
 
-/* Killed by the supervisor while writing: the records it wrote between the supervisor's
- * last take and the kill are taken after the death, before it is reported. */
+/* Killed by the supervisor while writing: every record it finished comes before the
+ * death is reported, those written after the supervisor's last take included. */
 FG_TEST(sup_a_killed_executor_loses_no_record_it_finished)
 {
-    script sc = {.end = END_OOM_KILLED};
+    script sc = {.end = END_OOM_KILLED, .memfd = memfd_create("test_supervisor", MFD_CLOEXEC)};
+    CHECK(sc.memfd >= 0);
+    static char page[1 << 16];
+    memset(page, 1, sizeof page);
+    for (size_t o = 0; o < OOM_BYTES; o += sizeof page)
+        CHECK(pwrite(sc.memfd, page, sizeof page, (off_t)o) == (ssize_t)sizeof page);
     seen s;
     run_script(&sc, &s);
+    close(sc.memfd);
     CHECK(!s.bad);
     CHECK(s.killed_for && strcmp(s.killed_for, "oom") == 0);
     CHECK(s.sent >= 2000);
