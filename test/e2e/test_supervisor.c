@@ -248,7 +248,11 @@ FG_TEST(supervised_executor_killed_while_waiting_is_counted_once)
     CHECK(strstr(r.err, "assertion failed") == NULL);
     CHECK(strstr(r.out, "planted_rss_waiting: FAIL 64 cases") != NULL);
     CHECK_EQ_U(classes_of(r.out, "oom"), 1);
-    CHECK(strstr(r.out, "0 bytes, empty input)") != NULL);
+    /* Killed waiting: the empty input, the last it ran. (Killed in the ~8 ms "hold"
+     * takes to map its memory: "hold" first, then the restarted executor is killed
+     * waiting after the empty input.) */
+    CHECK(strstr(r.out, "0 bytes, empty input)") != NULL ||
+          strstr(r.out, "4 bytes, seed #69)") != NULL);
     if (!(r.exited && r.code == 1))
         fprintf(stderr, "%s\n%s\n", r.out, r.err);
     fgt_run_free(&r);
