@@ -69,6 +69,7 @@ static inline uint64_t fgi_mib_bytes(uint64_t mb)
 
 /* The resident bytes of process pid (0 when they cannot be read). */
 FGI_HIDDEN uint64_t fgi_sup_rss(int pid);
+
 /* Asks every executor to stop at its next chunk boundary. */
 FGI_HIDDEN void fgi_sup_stop(fgi_sup *s);
 
