@@ -49,8 +49,8 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
     char what[512];
     if (rehit(r, dying, slot))
         return restart_after(r, j, slot->pos);
-    if (killed_for && strcmp(killed_for, "oom") == 0 && !slot->active &&
-        atomic_load(&slot->cases) == 0) {
+    int oom = killed_for && strcmp(killed_for, "oom") == 0;
+    if (oom && !slot->active && atomic_load(&slot->cases) == 0) {
         /* Over the limit before it ran a single case: the engine's memory, no input's
          * (this process's, which a fork shares, or the executor's own while it took the
          * merged records). The error ends the run; restart_after counts it as done. */
@@ -61,7 +61,7 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
         fgi_run_error(r, FG_EOPTION);
         return restart_after(r, j, slot->pos);
     }
-    if (killed_for && strcmp(killed_for, "oom") == 0) {
+    if (oom) {
         /* In a case, that case; between cases (at an epoch's end), the last one it ran,
          * whose bytes the slot still holds: a guess, as libFuzzer's is (the memory may
          * have grown over several cases). */

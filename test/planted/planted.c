@@ -540,14 +540,23 @@ MATRIX(thread, M_THREAD, 1000)
 
 /* Resident memory the heap oracle never sees (mmap is not interposed): 256 MiB touched,
  * then held for a while, so only the supervisor's RSS limit can catch it. */
+/* `bytes` of fresh memory through mmap, every page touched (resident); NULL if none. */
+static char *resident(size_t bytes)
+{
+    char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    for (size_t i = 0; i < bytes; i += 4096)
+        p[i] = 1;
+    return p;
+}
+
 static uint64_t rss_run(const uint8_t *d, size_t n)
 {
     if (triggered(d, n)) {
         size_t big = (size_t)256 << 20;
-        char *p = mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p != MAP_FAILED) {
-            for (size_t i = 0; i < big; i += 4096)
-                p[i] = 1;
+        char *p = resident(big);
+        if (p) {
             struct timespec t = {2, 0};
             nanosleep(&t, NULL);
             munmap(p, big);
@@ -564,15 +573,8 @@ FG_TARGET(planted_rss, .flags = FG_NO_CORPUS,
 static void rss_inherited_seed(fg_seeds *seeds)
 {
     static char *held;
-    size_t big = (size_t)160 << 20;
-    if (!held) {
-        char *p = mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED)
-            return;
-        for (size_t i = 0; i < big; i += 4096)
-            p[i] = 1;
-        held = p;
-    }
+    if (!held && !(held = resident((size_t)160 << 20)))
+        return;
     fg_seeds_add(seeds, "seed", 4);
 }
 

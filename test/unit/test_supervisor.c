@@ -11,7 +11,6 @@
 #include "engine/supervise/supervisor.h"
 
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -179,24 +178,12 @@ static void died(void *ctx, unsigned j, int status, const fgi_dying *dying,
     s->dying = dying && strcmp(dying->kind, "crash") == 0;
 }
 
-static uint64_t resident_mb(void)
-{
-    unsigned long long size = 0, resident = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f) {
-        if (fscanf(f, "%llu %llu", &size, &resident) != 2)
-            resident = 0;
-        fclose(f);
-    }
-    return resident * (uint64_t)sysconf(_SC_PAGESIZE) >> 20;
-}
-
 /* Runs one executor through the script to its end. */
 static void run_script(const script *sc, seen *s)
 {
     /* A limit above what this process holds now (a forked executor starts with it;
      * under a sanitizer it can be large), below that plus the 160 MiB. */
-    uint64_t rss_mb = sc->end == END_OOM_KILLED ? resident_mb() + 64 : 0;
+    uint64_t rss_mb = sc->end == END_OOM_KILLED ? (fgi_sup_rss(getpid()) >> 20) + 64 : 0;
     memset(s, 0, sizeof *s);
     s->sc = sc;
     s->epoch_at = s->bye_at = s->died_at = s->error_at = -1;
