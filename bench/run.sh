@@ -22,7 +22,11 @@
 #      fgi_heap_arm/fgi_heap_disarm objcopy redirects to bench/heap_ab.c, which arms the
 #      real oracle in one block of 16384 cases and not in the next, turn about, in one
 #      process, linked so that every function keeps its address;
-#    - fgi_heap_arm + fgi_heap_disarm called alone in timed batches (bench/heap_arm.c).
+#    - fgi_heap_arm + fgi_heap_disarm called alone in timed batches (bench/heap_arm.c);
+#    - what a system call costs on this machine (bench/syscall.c), and so the descriptor
+#      probe's share of an empty case: libFuzzer makes no system call a case, fuzzgate two
+#      a window of FGI_FD_WINDOW cases, and what a call costs is the kernel's and any
+#      hypervisor's: where calls are slow, that share is the machine's, not the engine's.
 #    The first two are skipped, with the reason, when they cannot be built (no objcopy,
 #    no git history, the revision missing).
 # 3. One malloc/free pair (bench/pairs.h: batches of 64 pairs of 16..271 bytes),
@@ -192,6 +196,11 @@ build $PAIRFLAGS -o "$PLAIN_BIN" bench/malloc_plain.c || die "cannot build $PLAI
 # shellcheck disable=SC2086
 build $PAIRFLAGS -o "$OUTSIDE_BIN" bench/malloc_plain.c "$B/libfuzzgate.a" -lpthread ||
     die "cannot build $OUTSIDE_BIN"
+SYSCALL_BIN=$B/bench-syscall
+build -o "$SYSCALL_BIN" bench/syscall.c || die "cannot build $SYSCALL_BIN"
+# The descriptor oracle's window: the probe's two system calls are paid once a window.
+FD_WINDOW=$(sed -n 's/^#define FGI_FD_WINDOW \([0-9][0-9]*\).*/\1/p' oracle/fdwatch.h)
+[ -n "$FD_WINDOW" ] || die "no FGI_FD_WINDOW in oracle/fdwatch.h"
 ARM_BIN=$B/bench-heap-arm
 build -Ibench -Iinclude -I. -o "$ARM_BIN" bench/heap_arm.c "$B/libfuzzgate.a" \
     -lpthread || die "cannot build $ARM_BIN"
@@ -262,6 +271,17 @@ run_libfuzzer() {
     LOG=$LF_LOG N=$CASES ROW=lf
     timed "$LF_BIN" -runs="$CASES" -seed="$SEED" -artifact_prefix="$B/" "$LF_CORPUS"
     grep -q "^Done $CASES runs" "$LF_LOG" || die "libFuzzer did not do $CASES runs; see $LF_LOG"
+}
+
+# One run of bench/syscall.c: appends its getfd and dup+close figures to $OUT/getfd.ns and
+# $OUT/dup.ns.
+run_syscall() {
+    LOG=$B/bench-syscall.log
+    "$SYSCALL_BIN" 200 >"$LOG" 2>&1 || die "$SYSCALL_BIN failed; see $LOG"
+    line=$(grep '^bench-syscall: ' "$LOG")
+    [ -n "$line" ] || die "no bench-syscall line in $LOG"
+    echo "$line" | awk '{ print $3 }' >>"$OUT/getfd.ns"
+    echo "$line" | awk '{ print $6 }' >>"$OUT/dup.ns"
 }
 
 # From the "bench-pairs: P pairs in T ns, median batch M ns" line of log $1 (at least $2
@@ -375,6 +395,8 @@ while [ "$i" -le "$REPS" ]; do
     fi
     run_arm
     echo "$line, arm+disarm alone $(last arm.ns) ns"
+    run_syscall
+    echo "  run $i/$REPS: a system call $(last getfd.ns) ns, a dup and its close $(last dup.ns) ns"
     run_pairs_case
     run_pairs_main "$PLAIN_BIN" plain
     run_pairs_main "$OUTSIDE_BIN" outside
@@ -418,6 +440,14 @@ time, %.2f by wall clock\n", a / b, c / d }'
 else
     echo "  ratio fuzzgate / libFuzzer: not measured (libFuzzer side skipped: $LF_SKIP)"
 fi
+# The machine's share: libFuzzer makes no system call a case, the descriptor probe two a
+# window, whose cost is the kernel's and the hypervisor's (bench/syscall.c).
+awk -v g="$(med getfd.ns %.1f)" -v d="$(med dup.ns %.1f)" -v w="$FD_WINDOW" \
+    -v r="$(med fgnf.cpu)" 'BEGIN {
+    printf "  this machine: a system call (fcntl F_GETFD) %.0f ns; the descriptor probe, a dup\n", g
+    printf "    and its close once a %d-case window, %.1f ns a case: %.1f%% of an empty case\n",
+        w, d / w, d / w * r / 1e7
+    printf "    --no-fork by cpu time\n" }'
 
 echo
 echo "what the oracles cost an empty case: cases/s, median of $REPS runs"
