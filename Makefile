@@ -37,8 +37,13 @@
 #                        the gcc and clang it tests; off by default, so a user's newer
 #                        compiler with new warnings still builds the library.
 #   COVERAGE=1           build the targets (targets/) with gcc --coverage (make coverage sets it)
-# Test-only switches: none yet; the fault-injection hooks are always compiled in and only
-# tests call them.
+# Test-only switches (they change what make check runs, never what is built):
+#   CFLITE=0             leave out test/scripts/clusterfuzzlite.sh, which builds and starts
+#                        the ClusterFuzzLite fuzzers with clang and ASan whatever CC,
+#                        SANITIZE and INSTRUMENT say, so it is the same check in every
+#                        configuration: .ci/run runs it with its first make check only. The
+#                        skip is printed. (The fault-injection hooks are always compiled in
+#                        and only tests call them.)
 
 CC       ?= cc
 OPT      ?= -O2
@@ -50,6 +55,10 @@ DESTDIR  ?=
 FUZZ_SECONDS ?= 60
 COVERAGE ?=
 COVERAGE_CASES ?= 0
+CFLITE   ?= 1
+ifeq ($(filter 0 1,$(CFLITE)),)
+$(error CFLITE='$(CFLITE)': 0 (leave test/scripts/clusterfuzzlite.sh out of make check) or 1)
+endif
 
 B := build
 WERROR   ?=
@@ -263,7 +272,11 @@ unit: $(CHECK_BUILD)
 		sh test/scripts/install.sh
 	B="$(B)" sh test/scripts/libfuzzer.sh
 	B="$(B)" sh test/scripts/ci_reports.sh
+ifeq ($(CFLITE),0)
+	@echo "clusterfuzzlite: SKIPPED: CFLITE=0 (the same check in every configuration; run it once)"
+else
 	BROTLI="$(HAVE_BROTLI)" sh test/scripts/clusterfuzzlite.sh
+endif
 	B="$(B)" CC="$(CC)" INSTRUMENT="$(INSTRUMENT)" SANITIZE="$(SANITIZE)" \
 		sh test/scripts/search_compilers.sh
 ifeq ($(HAVE_BROTLI),1)
