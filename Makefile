@@ -96,13 +96,14 @@ FEEDBACK_SRC := $(wildcard engine/feedback/*.c)
 MUTATE_SRC   := $(wildcard engine/mutate/*.c)
 FINDINGS_SRC := $(wildcard engine/findings/*.c)
 ORACLE_SRC   := $(wildcard oracle/*.c)
+SEARCH_SRC   := $(wildcard engine/search/*.c)
 RUN_SRC      := $(wildcard engine/run/*.c)
 REPORT_SRC   := $(wildcard engine/report/*.c)
 SUPERVISE_SRC := $(wildcard engine/supervise/*.c)
 GATE_SRC     := engine/gate/gate.c
 # a libFuzzer harness under fuzzgate: the driver and its flags table (main() is apart)
 HARNESS_SRC  := bridge/harness/libfuzzer.c bridge/harness/lf_flags.c bridge/harness/lf_banner.c
-ENGINE_SRC := $(BASE_SRC) $(FEEDBACK_SRC) $(MUTATE_SRC) $(FINDINGS_SRC) $(ORACLE_SRC) \
+ENGINE_SRC := $(BASE_SRC) $(FEEDBACK_SRC) $(MUTATE_SRC) $(FINDINGS_SRC) $(ORACLE_SRC) $(SEARCH_SRC) \
               $(RUN_SRC) $(REPORT_SRC) $(SUPERVISE_SRC) $(GATE_SRC) $(HARNESS_SRC)
 # targets/*.c: one target a file; targets/lib/: code several files of a target share.
 TARGET_SRC := $(wildcard targets/*.c) $(wildcard targets/lib/*.c)

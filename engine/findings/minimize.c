@@ -10,7 +10,7 @@
  */
 #include "engine/findings/minimize.h"
 
-#include "engine/run/novelty.h"
+#include "engine/search/novelty.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* engine/supervise/outbox.h — an executor's records to its supervisor through shared memory.
  *
  * An executor sends its hit counts every chunk of 64 cases, a candidate for each case that
- * brought something new (engine/run/epoch.h), and the findings it survived. A pipe write
+ * brought something new (engine/search/epoch.h), and the findings it survived. A pipe write
  * each was a syscall, ~1.2 us on these machines: ~19 ns of every case of a fast target.
  * They go instead into a byte ring in memory the two processes share, in the pipe's own
  * format (a wire head, then the body). The executor writes the bytes, then `head`

@@ -1,9 +1,9 @@
 #!/bin/sh
 # test/scripts/include_cycles.sh — fails when the project's own includes go round in a circle.
 #
-# A module is a source file and the header it implements: engine/run/corpus.c includes
-# engine/run/corpus.h, so the two are the module engine/run/corpus. A header no source of
-# its name includes (finding.h, wire.h's types, session.h's layout) and a .def table are
+# A module is a source file and the header it implements: engine/search/corpus.c
+# includes engine/search/corpus.h, so the two are the module engine/search/corpus. A header
+# no source of its name includes (finding.h, wire.h's types, session.h's layout) and a .def table are
 # modules of their own. Module A depends on module B when a file of A includes a file of B.
 # Any circle among engine/, oracle/ and bridge/ is printed and fails the check: a module
 # can be read, tested and moved with only what it depends on.

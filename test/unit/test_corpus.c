@@ -2,7 +2,7 @@
  * range, and favours small inputs with rare signatures; out of memory keeps nothing. */
 #include "test/support/check.h"
 
-#include "engine/run/corpus.h"
+#include "engine/search/corpus.h"
 
 #define SEED 0x5eed0f6a7e2026ULL
 

@@ -1,11 +1,11 @@
-/* test/unit/test_covcount.c — coverage features by dense index (engine/run/covcount.c): the
+/* test/unit/test_covcount.c — coverage features by dense index (engine/search/covcount.c): the
  * chunk's counts drain as the key/count pairs the hit-count table gave, known bits set for
  * the snapshot stay and those set for a send go at the epoch's end. */
 #include "test/support/check.h"
 
 #include "engine/base/rng.h"
-#include "engine/run/covcount.h"
-#include "engine/run/novelty.h"
+#include "engine/search/covcount.h"
+#include "engine/search/novelty.h"
 
 #include <stdlib.h>
 

@@ -2,7 +2,7 @@
  * out of memory without losing what it holds. */
 #include "test/support/check.h"
 
-#include "engine/run/novelty.h"
+#include "engine/search/novelty.h"
 
 /* A spread of distinct non-zero keys, some patterned (those probe badly in a weak hash). */
 static uint64_t key_of(size_t i)

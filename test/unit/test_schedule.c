@@ -1,7 +1,7 @@
 /* test/unit/test_schedule.c — the search's decisions: length, reduction, picks, hot positions. */
 #include "test/support/check.h"
 
-#include "engine/run/schedule.h"
+#include "engine/search/schedule.h"
 
 #include <string.h>
 

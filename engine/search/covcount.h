@@ -1,4 +1,4 @@
-/* engine/run/covcount.h — an executor's coverage features by dense index: the chunk's hit
+/* engine/search/covcount.h — an executor's coverage features by dense index: the chunk's hit
  * counts and which features need no lookup for news.
  *
  * A coverage feature has a 64-bit key (what epochs, the snapshot and corpus entries hold)

@@ -1,4 +1,4 @@
-/* engine/run/epoch.h — what the cases of an epoch found, as records that can cross a pipe.
+/* engine/search/epoch.h — what the cases of an epoch found, as records that can cross a pipe.
  *
  * Every case of an epoch sees the same snapshot (corpus, signatures, features, comparison
  * pool). What the cases find is written down as records instead of changing the snapshot:

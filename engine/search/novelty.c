@@ -1,5 +1,5 @@
-/* engine/run/novelty.c — the signature set: which behaviours a run has seen, and how often. */
-#include "engine/run/novelty.h"
+/* engine/search/novelty.c — the signature set: which behaviours a run has seen, and how often. */
+#include "engine/search/novelty.h"
 
 #include <string.h>
 

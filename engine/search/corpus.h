@@ -1,4 +1,4 @@
-/* engine/run/corpus.h — the inputs a run keeps, and the deterministic choice of which to mutate.
+/* engine/search/corpus.h — the inputs a run keeps, and the deterministic choice of which to mutate.
  *
  * Invariant: entries are in the order they were kept (replayed files in sorted name order,
  * then seeds, then the empty input, then novel generated inputs in case order), and the
@@ -9,7 +9,7 @@
 #define FG_CORPUS_H
 
 #include "engine/feedback/cmp.h"
-#include "engine/run/novelty.h"
+#include "engine/search/novelty.h"
 #include "engine/base/rng.h"
 
 #define FGI_ENTRY_FEATS 8 /* arbitrary: enough to say how rare what an entry found is */
@@ -25,7 +25,7 @@ typedef struct fgi_entry {
     size_t nstrs;
     uint64_t feats[FGI_ENTRY_FEATS]; /* coverage features it was the first to hit */
     unsigned nfeats;
-    /* The search's notes (engine/run/schedule.c), all written at epoch merges only. */
+    /* The search's notes (engine/search/schedule.c), all written at epoch merges only. */
     uint64_t fhash;  /* a hash of the set of coverage features its run hit (0: no coverage) */
     uint64_t born;   /* the merge that kept it (fgi_corpus.merges then) */
     uint32_t picks;  /* generated cases that mutated it */

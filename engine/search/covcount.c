@@ -1,5 +1,5 @@
-/* engine/run/covcount.c — coverage hit counts and known bits by dense index. */
-#include "engine/run/covcount.h"
+/* engine/search/covcount.c — coverage hit counts and known bits by dense index. */
+#include "engine/search/covcount.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
-/* engine/run/schedule.c — where the search spends its cases: length, energy, depth, reduction. */
-#include "engine/run/schedule.h"
+/* engine/search/schedule.c — where the search spends its cases: length, energy, depth, reduction. */
+#include "engine/search/schedule.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* engine/run/schedule.h — where the search spends its cases: length, energy, depth, reduction.
+/* engine/search/schedule.h — where the search spends its cases: length, energy, depth, reduction.
  *
  * A plain build has only the target's signatures (and the comparisons it makes) to go on,
  * so the search must be frugal: short inputs first, most cases on the newest and rarest
@@ -13,8 +13,8 @@
 #define FG_SCHEDULE_H
 
 #include "engine/mutate/mutate.h"
-#include "engine/run/corpus.h"
-#include "engine/run/epoch.h"
+#include "engine/search/corpus.h"
+#include "engine/search/epoch.h"
 
 #define FGI_LEN_FIRST 16 /* the first length limit; arbitrary: a few fields of a format */
 

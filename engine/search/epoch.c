@@ -1,5 +1,5 @@
-/* engine/run/epoch.c — the epoch log's records and their encoding. */
-#include "engine/run/epoch.h"
+/* engine/search/epoch.c — the epoch log's records and their encoding. */
+#include "engine/search/epoch.h"
 
 #include <stdlib.h>
 #include <string.h>

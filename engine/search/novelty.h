@@ -1,4 +1,4 @@
-/* engine/run/novelty.h — the set of behaviour signatures seen, with how often each was hit.
+/* engine/search/novelty.h — the set of behaviour signatures seen, with how often each was hit.
  *
  * Open addressing with linear probing over a power-of-two table; key 0 marks an empty
  * slot, which is free because signature 0 means "nothing to say" and is never stored.

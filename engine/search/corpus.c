@@ -1,5 +1,5 @@
-/* engine/run/corpus.c — the kept inputs and the weighted, deterministic scheduler over them. */
-#include "engine/run/corpus.h"
+/* engine/search/corpus.c — the kept inputs and the weighted, deterministic scheduler over them. */
+#include "engine/search/corpus.h"
 
 #include <string.h>
 
