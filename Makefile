@@ -378,6 +378,17 @@ coverage:
 docs: $(B)/test-unit
 	$(B)/test-unit --cli-md > docs/cli.md
 
+# The CMake package (cmake/, docs/embedding.md) goes beside the pkg-config modules. Its
+# fuzzgateBuild.cmake is written from the modules' .pc.in files: each @module.Field@ of
+# cmake/fuzzgateBuild.cmake.in becomes that field less what the imported targets carry
+# themselves (-I, -L, the fuzzgate archives), so a flag added to a module reaches both.
+CMAKE_DIR = $(DESTDIR)$(PREFIX)/lib/cmake/fuzzgate
+pc_field = $(strip $(shell sed -n 's/^$(1): //p' $(2)))
+CMAKE_BUILD_SED = -e 's|@fuzzgate.Version@|$(call pc_field,Version,fuzzgate.pc.in)|' \
+	$(foreach m,fuzzgate fuzzgate-main fuzzgate-libfuzzer,$(foreach f,Cflags Libs, \
+	-e 's|@$(m).$(f)@|$(filter-out -I% -L% -lfuzzgate%,$(call pc_field,$(f),$(m).pc.in))|')) \
+	-e 's|@HAVE_BROTLI@|$(if $(HAVE_BROTLI),1,0)|' -e 's|@BROTLI_LIBS@|$(strip $(BROTLI_LIBS))|'
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/fuzzgate.h $(DESTDIR)$(PREFIX)/include/
@@ -391,6 +402,11 @@ endif
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/fuzzgate-main.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' fuzzgate-libfuzzer.pc.in > \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/fuzzgate-libfuzzer.pc
+	install -d $(CMAKE_DIR)
+	install -m 644 cmake/fuzzgateConfig.cmake cmake/fuzzgateConfigVersion.cmake \
+		cmake/fuzzgateFunctions.cmake cmake/fuzzgateDiscover.cmake cmake/fuzzgateRun.cmake \
+		$(CMAKE_DIR)/
+	sed $(CMAKE_BUILD_SED) cmake/fuzzgateBuild.cmake.in > $(CMAKE_DIR)/fuzzgateBuild.cmake
 	install -d $(DESTDIR)$(PREFIX)/share/fuzzgate
 	install -m 644 tools/valgrind.supp $(DESTDIR)$(PREFIX)/share/fuzzgate/
 
