@@ -1,8 +1,9 @@
 # fuzzgate — build, check, bench, install.
 #
 #   make                 build/libfuzzgate.a, build/libfuzzgate_main.a, build/fuzzgate
-#   make check           unit tests, planted-bug and determinism tests, install test, the gate,
-#                        and no circle of includes (test/scripts/include_cycles.sh)
+#   make check           unit tests, planted-bug and determinism tests, install test, the CMake
+#                        package and its example (test/scripts/cmake.sh), the gate, and no
+#                        circle of includes (test/scripts/include_cycles.sh)
 #   make check-build     what make check runs, built and not run (make -j2 check-build)
 #   make fuzz            a depth run of every built-in target (FUZZ_SECONDS each, live status)
 #   make bench           cases/s vs libFuzzer, the oracles' cost, malloc/free pair cost (~2 min)
@@ -270,6 +271,8 @@ unit: $(CHECK_BUILD)
 	sh test/scripts/include_cycles.sh
 	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)" \
 		sh test/scripts/install.sh
+	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)" \
+		sh test/scripts/cmake.sh
 	B="$(B)" sh test/scripts/libfuzzer.sh
 	B="$(B)" sh test/scripts/ci_reports.sh
 ifeq ($(CFLITE),0)
