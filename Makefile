@@ -1,8 +1,9 @@
 # fuzzgate — build, check, bench, install.
 #
 #   make                 build/libfuzzgate.a, build/libfuzzgate_main.a, build/fuzzgate
-#   make check           unit tests, planted-bug and determinism tests, install test, the gate,
-#                        and no circle of includes (test/scripts/include_cycles.sh)
+#   make check           unit tests, planted-bug and determinism tests, install test, the CMake
+#                        package and its example (test/scripts/cmake.sh), the gate, and no
+#                        circle of includes (test/scripts/include_cycles.sh)
 #   make check-build     what make check runs, built and not run (make -j2 check-build)
 #   make fuzz            a depth run of every built-in target (FUZZ_SECONDS each, live status)
 #   make bench           cases/s vs libFuzzer, the oracles' cost, malloc/free pair cost (~2 min)
@@ -271,6 +272,8 @@ unit: $(CHECK_BUILD)
 	sh test/scripts/include_cycles.sh
 	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)" \
 		sh test/scripts/install.sh
+	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)" \
+		sh test/scripts/cmake.sh
 	B="$(B)" sh test/scripts/libfuzzer.sh
 	B="$(B)" sh test/scripts/ci_reports.sh
 ifeq ($(CFLITE),0)
@@ -379,6 +382,17 @@ coverage:
 docs: $(B)/test-unit
 	$(B)/test-unit --cli-md > docs/cli.md
 
+# The CMake package (cmake/, docs/embedding.md) goes beside the pkg-config modules. Its
+# fuzzgateBuild.cmake is written from the modules' .pc.in files: each @module.Field@ of
+# cmake/fuzzgateBuild.cmake.in becomes that field less what the imported targets carry
+# themselves (-I, -L, the fuzzgate archives), so a flag added to a module reaches both.
+CMAKE_DIR = $(DESTDIR)$(PREFIX)/lib/cmake/fuzzgate
+pc_field = $(strip $(shell sed -n 's/^$(1): //p' $(2)))
+CMAKE_BUILD_SED = -e 's|@fuzzgate.Version@|$(call pc_field,Version,fuzzgate.pc.in)|' \
+	$(foreach m,fuzzgate fuzzgate-main fuzzgate-libfuzzer,$(foreach f,Cflags Libs, \
+	-e 's|@$(m).$(f)@|$(filter-out -I% -L% -lfuzzgate%,$(call pc_field,$(f),$(m).pc.in))|')) \
+	-e 's|@HAVE_BROTLI@|$(if $(HAVE_BROTLI),1,0)|' -e 's|@BROTLI_LIBS@|$(strip $(BROTLI_LIBS))|'
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/fuzzgate.h $(DESTDIR)$(PREFIX)/include/
@@ -392,6 +406,11 @@ endif
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/fuzzgate-main.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' fuzzgate-libfuzzer.pc.in > \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/fuzzgate-libfuzzer.pc
+	install -d $(CMAKE_DIR)
+	install -m 644 cmake/fuzzgateConfig.cmake cmake/fuzzgateConfigVersion.cmake \
+		cmake/fuzzgateFunctions.cmake cmake/fuzzgateDiscover.cmake cmake/fuzzgateRun.cmake \
+		$(CMAKE_DIR)/
+	sed $(CMAKE_BUILD_SED) cmake/fuzzgateBuild.cmake.in > $(CMAKE_DIR)/fuzzgateBuild.cmake
 	install -d $(DESTDIR)$(PREFIX)/share/fuzzgate
 	install -m 644 tools/valgrind.supp $(DESTDIR)$(PREFIX)/share/fuzzgate/
 
