@@ -12,7 +12,6 @@
 _Thread_local int fgi_case_here;
 
 fgi_case_state fgi_case_now = {
-    .channel = -1,
     .started = &fgi_case_now.own_started,
 };
 

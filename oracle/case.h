@@ -53,7 +53,6 @@ typedef struct fgi_case_state {
     uint64_t boundary;                 /* return address of the call into the target */
     volatile sig_atomic_t forked;      /* this process was forked by a target's case */
     volatile sig_atomic_t reporting;   /* a sanitizer is printing its report of the case */
-    int channel;                       /* an executor's pipe to its supervisor, or -1 */
     _Atomic unsigned long *started;    /* bodies started: own_started, or in an executor
                                         * its shared slot's counter (the supervisor's too) */
     _Atomic unsigned long own_started; /* the count when not an executor */

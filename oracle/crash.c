@@ -10,7 +10,6 @@
 #include "engine/base/safeio.h"
 #include "engine/findings/finding.h"
 #include "engine/mutate/mutate.h"
-#include "engine/supervise/wire.h"
 #include "oracle/case.h"
 #include "oracle/frames.h"
 
@@ -33,7 +32,15 @@ static struct {
     uint64_t frames[FGI_FRAMES];    /* the dying case's, captured by the handler */
     unsigned frames_n;
     int frames_sanitizer;           /* captured inside a sanitizer's report path */
+    void (*send)(void *, const fgi_dying *); /* an executor's channel (fgi_crash_channel) */
+    void *send_ctx;
 } crash;
+
+void fgi_crash_channel(void (*send)(void *ctx, const fgi_dying *d), void *ctx)
+{
+    crash.send = send;
+    crash.send_ctx = ctx;
+}
 
 const char *fgi_crash_signal_name(int sig)
 {
@@ -72,7 +79,7 @@ void fgi_crash_store(const char *kind, const char *what, const char *ending)
     memcpy(detail, d.buf, n);
     detail[n] = '\0';
 
-    if (c->channel >= 0) {
+    if (crash.send) {
         /* An executor: the supervisor stores it, from the input in the shared slot. */
         fgi_dying dy;
         memset(&dy, 0, sizeof dy);
@@ -82,7 +89,7 @@ void fgi_crash_store(const char *kind, const char *what, const char *ending)
         dy.nframes = crash.frames_n;
         dy.from_sanitizer = (uint32_t)crash.frames_sanitizer;
         memcpy(dy.frames, crash.frames, crash.frames_n * sizeof crash.frames[0]);
-        fgi_wire_send(c->channel, FGI_MSG_DYING, &dy, sizeof dy);
+        crash.send(crash.send_ctx, &dy);
         return;
     }
     char key[160 + 3 * 48];

@@ -4,12 +4,26 @@
  * stack), a sanitizer's report, or exit() called by the target is stored as a finding from
  * the input the running case still holds (case.h) and the process dies as it would have.
  * A check (FG_CHECK, fg_fail) ends only the case (fgi_case_end). In an executor the
- * finding is sent to the supervisor instead of stored (engine/supervise/wire.h).
+ * finding goes to the supervisor instead, through the channel the executor gives
+ * (fgi_crash_channel).
  */
 #ifndef FG_CRASH_H
 #define FG_CRASH_H
 
 #include "engine/internal.h"
+
+#define FGI_FRAMES 24 /* return addresses captured from a dying case */
+
+/* A dying case's last words: what the crash path knows when a case is killing the
+ * process. Fixed-size and small, so it can be written from a signal handler in one write
+ * below PIPE_BUF (an executor's DYING message, engine/supervise/wire.h). */
+typedef struct fgi_dying {
+    char kind[16];      /* "crash", "timeout", "exit" */
+    char what[200];     /* the detail and class key: "the target died of SIGSEGV ..." */
+    uint32_t nframes;   /* frames[0] is the innermost; 0 when not captured */
+    uint32_t from_sanitizer; /* captured inside a sanitizer's report path */
+    uint64_t frames[FGI_FRAMES];
+} fgi_dying;
 
 /* Arms the process for cases: fatal-signal handlers on an alternate stack (the previous
  * handlers and stack are saved), the sanitizer death callback, the exit() trap and the
@@ -17,6 +31,10 @@
 FGI_HIDDEN fg_error fgi_crash_arm(void);
 /* Restores the handlers and stack that were there before. */
 FGI_HIDDEN void fgi_crash_disarm(void);
+
+/* Where a dying case's last words go instead of the store path: an executor's way to its
+ * supervisor (send must be signal-safe). NULL: this process stores its own findings. */
+FGI_HIDDEN void fgi_crash_channel(void (*send)(void *ctx, const fgi_dying *d), void *ctx);
 
 /* Stores a finding of `kind` for the running case (if one runs on this thread and this
  * process is not a target's fork) through the one store path — or, in an executor, sends

@@ -62,9 +62,8 @@ static void publish(const fgi_harness *e, const uint8_t *data, size_t size)
         memcpy(sl->applied, e->mut->applied, sl->napplied);
 }
 
-void fgi_harness_attach(int channel, fgi_slot *slot)
+void fgi_harness_attach(fgi_slot *slot)
 {
-    fgi_case_now.channel = channel;
     fgi_case_now.started = slot ? &slot->cases : &fgi_case_now.own_started;
     harness.slot = slot;
 }

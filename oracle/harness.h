@@ -56,9 +56,9 @@ FGI_HIDDEN void fgi_harness_run(fgi_harness *h, const uint8_t *data, size_t size
 FGI_HIDDEN void fgi_harness_window(fgi_harness *h, int on);
 
 struct fgi_slot;
-/* Makes this process an executor: dying cases are sent on `channel` (wire.h) instead of
- * stored, and every input is published into `slot` before its body runs. -1/NULL undo. */
-FGI_HIDDEN void fgi_harness_attach(int channel, struct fgi_slot *slot);
+/* Makes this process an executor: every input is published into `slot` before its body
+ * runs (the dying case's words go through fgi_crash_channel). NULL undoes it. */
+FGI_HIDDEN void fgi_harness_attach(struct fgi_slot *slot);
 /* The run position of the next input (published with it). */
 FGI_HIDDEN void fgi_harness_seq(uint64_t seq);
 

@@ -3,12 +3,11 @@
 #include "engine/run/run.h"
 
 #include "engine/base/clock.h"
-#include "engine/base/safeio.h"
 #include "engine/feedback/cmp.h"
 #include "engine/feedback/coverage.h"
 #include "engine/mutate/domain.h"
 #include "engine/mutate/repair.h"
-#include "engine/supervise/outbox.h"
+#include "oracle/crash.h"
 
 #include <errno.h>
 #include <string.h>
@@ -146,15 +145,15 @@ static void account_features(run *r)
                      i < ncov ? (long)dense[i] : -1);
 }
 
-static void emit_record(run *r, uint32_t type, fgi_cand *c, fgi_hits *h)
+/* A record of this executor's cases: into the epoch log here, or sent to the supervisor
+ * (which, with several executors, sends every executor's back at the epoch's end). */
+static void emit_record(run *r, fgi_cand *c, fgi_hits *h)
 {
-    if (r->ex.msg_fd >= 0) {
-        fgi_str b = {0};
-        int rc = c ? fgi_epoch_encode_cand(&b, c) : fgi_epoch_encode_hits(&b, h);
-        if (rc != 0 || fgi_outbox_send(r->ex.slot->outbox, r->ex.msg_fd, type, b.buf, b.len))
-            fgi_run_error(r, rc ? FG_ENOMEM : FG_EIO);
-        fgi_str_free(&b);
-        if (r->plan.jobs > 1) { /* the supervisor sends every executor's records back */
+    if (r->side == FGI_SIDE_EXECUTOR) {
+        fg_error e = c ? fgi_wire_put_cand(r->ex.link, c) : fgi_wire_put_hits(r->ex.link, h);
+        if (e != FG_OK)
+            fgi_run_error(r, e);
+        if (r->plan.jobs > 1) {
             if (c)
                 fgi_epoch_free_cand(c);
             else
@@ -236,7 +235,7 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     c.nkeys = (uint32_t)r->ex.nckeys;
     c.ncmps = (uint32_t)fgi_cmp_since(mark, c.cmps, FGI_CAND_CMPS);
     c.nstrs = (uint32_t)fgi_cmp_strs_since(smark, c.strs, FGI_CAND_STRS);
-    emit_record(r, FGI_MSG_CAND, &c, NULL);
+    emit_record(r, &c, NULL);
 }
 
 /* Runs the input at position seq. */
@@ -328,7 +327,7 @@ static void flush_hits(run *r, fgi_covcount *cc, fgi_novelty *d, int which)
     }
     h.n = cc ? fgi_covcount_drain(cc, h.keys, h.counts) : 0;
     h.n += fgi_novelty_drain(d, h.keys + h.n, h.counts + h.n);
-    emit_record(r, FGI_MSG_HITS, NULL, &h);
+    emit_record(r, NULL, &h);
 }
 
 /* A finding of a lone re-run of the window's input fs (res): recorded as that case's. */
@@ -367,48 +366,15 @@ static void chunk_done(run *r)
     flush_hits(r, &r->ex.cc, &r->ex.dfeat, FGI_HITS_FEATURE);
 }
 
-/* An executor of several: the epoch's records from the supervisor, up to its end marker.
- * 0 at end of file (the run is over) or on a malformed record. */
+/* An executor of several: the merged epoch from the supervisor, into the log. 0 at end of
+ * file (the run is over) or on an error (the run's error set). */
 static int receive_epoch(run *r)
 {
-    fgi_epoch_clear(&r->snap.log); /* what a new executor inherited is in the broadcast too */
-    fgi_str body = {0};
-    int ok = 0;
-    for (;;) {
-        fgi_wire_head h;
-        if (fgi_read_full(r->ex.cmd_fd, &h, sizeof h) != 0)
-            break;
-        body.len = 0;
-        fgi_str_addn(&body, "", 0);
-        if (h.len) {
-            char buf[65536];
-            size_t left = h.len;
-            while (left && !body.failed) {
-                size_t k = left < sizeof buf ? left : sizeof buf;
-                if (fgi_read_full(r->ex.cmd_fd, buf, k) != 0)
-                    goto out;
-                fgi_str_addn(&body, buf, k);
-                left -= k;
-            }
-        }
-        if (body.failed) {
-            fgi_run_error(r, FG_ENOMEM);
-            break;
-        }
-        if (h.type == FGI_MSG_EPOCH) {
-            ok = 1;
-            break;
-        }
-        if ((h.type != FGI_MSG_CAND && h.type != FGI_MSG_HITS) ||
-            fgi_epoch_add_encoded(&r->snap.log, h.type == FGI_MSG_CAND, (const uint8_t *)body.buf,
-                                  h.len) != 0) {
-            fgi_run_error(r, FG_EIO);
-            break;
-        }
-    }
-out:
-    fgi_str_free(&body);
-    return ok;
+    fg_error e = FG_OK;
+    int rc = fgi_wire_get_epoch(r->ex.link, &r->snap.log, &e);
+    if (rc < 0)
+        fgi_run_error(r, e);
+    return rc > 0;
 }
 
 /* Runs executor j's share of the run from position `from` to its end (or a stop). */
@@ -425,7 +391,7 @@ void fgi_executor_run(run *r, unsigned j, uint64_t from)
             for (uint64_t q = cs > seq ? cs : seq; q < ce && r->err == FG_OK; q++)
                 run_position(r, q);
             chunk_done(r);
-            if (r->ex.msg_fd < 0 && fgi_run_status_due(r))
+            if (r->side == FGI_SIDE_ALONE && fgi_run_status_due(r))
                 fgi_run_status(r, ce);
             if (fgi_run_should_stop(r)) {
                 stop = 1;
@@ -434,12 +400,12 @@ void fgi_executor_run(run *r, unsigned j, uint64_t from)
         }
         fgi_novelty_clear(&r->ex.sent);
         fgi_covcount_epoch_end(&r->ex.cc);
-        /* In the outbox, after the epoch's records (their order is the merge's), and a
-         * nudge so the supervisor takes them now (outbox.h) */
-        if (r->ex.msg_fd >= 0 &&
-            (fgi_outbox_send(r->ex.slot->outbox, r->ex.msg_fd, FGI_MSG_EPOCH, &end, sizeof end) ||
-             fgi_wire_send(r->ex.msg_fd, FGI_MSG_DRAIN, NULL, 0)))
-            fgi_run_error(r, FG_EIO);
+        /* After the epoch's records (their order is the merge's), taken now (wire.h) */
+        if (r->side == FGI_SIDE_EXECUTOR) {
+            fg_error e = fgi_wire_put_epoch(r->ex.link, end);
+            if (e != FG_OK)
+                fgi_run_error(r, e);
+        }
         r->prog.reached = end;
         if (stop)
             return;
@@ -493,22 +459,28 @@ void fgi_executor_close(run *r)
     r->ex.exec_open = 0;
 }
 
+/* A dying case's last words to the supervisor (oracle/crash.h). Signal-safe. */
+static void send_dying(void *ctx, const fgi_dying *d)
+{
+    fgi_wire_say_dying(((const fgi_wire_link *)ctx)->msg_fd, d);
+}
+
 /* The body of a forked executor. */
-int fgi_executor_main(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd,
-                         fgi_slot *slot)
+int fgi_executor_main(void *ctx, unsigned j, uint64_t from, fgi_wire_link *link, fgi_slot *slot)
 {
     run *r = ctx;
-    r->ex.msg_fd = msg_fd;
-    r->ex.cmd_fd = cmd_fd;
+    r->side = FGI_SIDE_EXECUTOR;
+    r->ex.link = link;
     r->ex.slot = slot;
     r->ex.work = slot->data;
-    fgi_harness_attach(msg_fd, slot);
+    fgi_harness_attach(slot);
+    fgi_crash_channel(send_dying, link);
     fg_error e = fgi_executor_open(r);
     if (e == FG_OK)
         fgi_executor_run(r, j, from);
     fgi_executor_close(r);
-    fgi_executor_bye b = {r->prog.reached, r->prog.slow, r->prog.slowest_ms,
-                          (uint32_t)(e != FG_OK ? e : r->err)};
-    fgi_wire_send(msg_fd, FGI_MSG_BYE, &b, sizeof b);
+    fgi_wire_bye b = {r->prog.reached, r->prog.slow, r->prog.slowest_ms,
+                      (uint32_t)(e != FG_OK ? e : r->err)};
+    fgi_wire_say_bye(link, &b);
     return 0;
 }

@@ -2,8 +2,6 @@
  * stored) or sent to it by the executor that survived it. */
 #include "engine/run/run.h"
 
-#include "engine/supervise/outbox.h"
-
 #include <string.h>
 
 /* ---- findings --------------------------------------------------------------------- */
@@ -62,28 +60,17 @@ void fgi_record_find(run *r, const fgi_wire_find *w, const char *class_key)
     fgi_str_free(&muts);
 }
 
-/* A finding the executor survived (r->ex.res says what): recorded here, or sent. */
+/* A finding the executor survived (r->ex.res says what): recorded here, or sent in the
+ * outbox with the records, so it is counted before its epoch's merge. */
 void fgi_record_emit(run *r, const uint8_t *data, size_t size, uint64_t seq, int64_t k,
-                         const uint8_t *applied, unsigned napplied)
+                     const uint8_t *applied, unsigned napplied)
 {
     fgi_wire_find w = {.seq = seq, .case_index = k, .data = data, .size = size,
                        .applied = applied, .napplied = napplied, .kind = r->ex.res.kind,
                        .site = r->ex.res.site, .detail = r->ex.res.detail};
-    if (r->ex.msg_fd < 0)
+    if (r->side != FGI_SIDE_EXECUTOR)
         return fgi_record_find(r, &w, NULL);
-    fgi_str b = {0};
-    /* In the outbox with the records: a finding is counted before its epoch's merge */
-    if (fgi_wire_encode_find(&w, &b) != 0 ||
-        fgi_outbox_send(r->ex.slot->outbox, r->ex.msg_fd, FGI_MSG_FIND, b.buf, b.len) != 0)
-        fgi_run_error(r, b.failed ? FG_ENOMEM : FG_EIO);
-    fgi_str_free(&b);
-}
-
-void fgi_record_received(run *r, const uint8_t *p, size_t n)
-{
-    fgi_wire_find w;
-    char text[FGI_WIRE_TEXT];
-    if (fgi_wire_decode_find(p, n, &w, text) != 0)
-        return fgi_run_error(r, FG_EIO);
-    fgi_record_find(r, &w, NULL);
+    fg_error e = fgi_wire_put_find(r->ex.link, &w);
+    if (e != FG_OK)
+        fgi_run_error(r, e);
 }

@@ -83,7 +83,7 @@ fg_error fgi_run_open(run *r, fg_session *s, const fg_target *t)
     memset(r, 0, sizeof *r);
     r->s = s;
     r->t = t;
-    r->ex.msg_fd = r->ex.cmd_fd = -1;
+    r->side = s->opt.fork ? FGI_SIDE_PARENT : FGI_SIDE_ALONE;
     r->plan.jobs = s->opt.fork ? (unsigned)s->opt.jobs : 1;
     r->plan.max_len = s->opt.max_len ? (size_t)s->opt.max_len
                  : t->max_len   ? t->max_len

@@ -64,6 +64,15 @@ typedef struct fgi_eval {
     int ran;
 } fgi_eval;
 
+/* Which side of a run this process is: fixed when the run opens, and in a forked executor
+ * when it starts. The parent keeps the run's files, outcome and progress lines; an
+ * executor runs cases and sends what they found. */
+enum fgi_run_side {
+    FGI_SIDE_ALONE,    /* --no-fork: one process is both */
+    FGI_SIDE_PARENT,   /* supervises forked executors (supervised.c) */
+    FGI_SIDE_EXECUTOR  /* a forked executor (executor.c) */
+};
+
 /* Everything one target's run owns. Invariants: plan.nitems <= plan.total; prog.reached
  * <= plan.total; the snapshot changes only in fgi_snapshot_merge, at an epoch's end. */
 typedef struct run {
@@ -71,6 +80,7 @@ typedef struct run {
     const fg_target *t;
     fg_outcome *o;
     fg_error err;           /* the first engine error; ends the run */
+    enum fgi_run_side side;
     int probe;              /* a trial run: classify findings, store and print nothing */
     struct run_plan {       /* plan.c: the positions, fixed before any case runs */
         fgi_item *items;    /* the replay epoch */
@@ -125,9 +135,8 @@ typedef struct run {
         uint8_t *work;           /* the case being built: the slot's bytes in an executor */
         uint8_t *own_work;
         uint8_t *scratch;
-        int msg_fd;              /* its pipe to the supervisor; -1 in-process */
-        int cmd_fd;              /* jobs > 1: the merged epochs come in here */
-        fgi_slot *slot;
+        fgi_wire_link *link;     /* an executor's channels to its supervisor (wire.h) */
+        fgi_slot *slot;          /* an executor's shared slot */
     } ex;
     struct run_supervisor { /* supervised.c */
         fgi_sup *sup;
@@ -141,12 +150,6 @@ typedef struct run {
         unsigned long rehits;    /* cases abandoned past the re-hit deadline */
     } sv;
 } run;
-
-/* What an executor reports at its orderly end (FGI_MSG_BYE). */
-typedef struct fgi_executor_bye {
-    uint64_t reached, slow;
-    uint32_t slowest_ms, err;
-} fgi_executor_bye;
 
 /* run.c */
 FGI_HIDDEN fg_error fgi_run_open(run *r, fg_session *s, const fg_target *t);
@@ -178,13 +181,12 @@ FGI_HIDDEN void fgi_record_finding(run *r, fgi_finding_rec *rec);
 FGI_HIDDEN void fgi_record_find(run *r, const fgi_wire_find *w, const char *class_key);
 FGI_HIDDEN void fgi_record_emit(run *r, const uint8_t *data, size_t size, uint64_t seq,
                                 int64_t k, const uint8_t *applied, unsigned napplied);
-FGI_HIDDEN void fgi_record_received(run *r, const uint8_t *p, size_t n);
 
 /* executor.c */
 FGI_HIDDEN fg_error fgi_executor_open(run *r);
 FGI_HIDDEN void fgi_executor_close(run *r);
 FGI_HIDDEN void fgi_executor_run(run *r, unsigned j, uint64_t from);
-FGI_HIDDEN int fgi_executor_main(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd,
+FGI_HIDDEN int fgi_executor_main(void *ctx, unsigned j, uint64_t from, fgi_wire_link *link,
                                  fgi_slot *slot);
 
 /* snapshot.c */

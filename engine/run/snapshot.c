@@ -15,7 +15,7 @@
 static void save_input(run *r, const uint8_t *data, size_t size)
 {
     const char *out = r->s->keep_dir ? r->s->keep_dir : r->s->opt.corpus_out;
-    if (!out || !*out || r->ex.msg_fd >= 0 || r->probe)
+    if (!out || !*out || r->side == FGI_SIDE_EXECUTOR || r->probe)
         return;
     fgi_str dir = {0};
     fgi_str_addf(&dir, r->s->keep_dir ? "%s" : "%s/%s", out, r->t->name);
@@ -30,7 +30,7 @@ static void save_input(run *r, const uint8_t *data, size_t size)
 /* Keeps what each replayed item covered (parent side), for merge and the corpus check. */
 static void keep_evals(run *r)
 {
-    if (r->ex.msg_fd >= 0 || !r->plan.evals)
+    if (r->side == FGI_SIDE_EXECUTOR || !r->plan.evals)
         return;
     for (size_t i = 0; i < r->snap.log.ncands; i++) {
         fgi_cand *c = &r->snap.log.cands[i];
@@ -54,7 +54,7 @@ void fgi_snapshot_merge(run *r)
     /* The report series (outcome.h): within an epoch the snapshot is constant, so each
      * of its cases is sampled with the values it saw. */
     uint64_t upto = r->prog.reached > r->plan.nitems ? r->prog.reached - r->plan.nitems : 0;
-    for (; r->ex.msg_fd < 0 && r->prog.sampled_to < upto; r->prog.sampled_to++)
+    for (; r->side != FGI_SIDE_EXECUTOR && r->prog.sampled_to < upto; r->prog.sampled_to++)
         fgi_outcome_sample(r->o, r->prog.sampled_to, r->snap.corpus.count, r->snap.nov.count,
                            r->snap.features.count);
     fgi_epoch_sort(&r->snap.log);
@@ -107,7 +107,7 @@ void fgi_snapshot_merge(run *r)
             r->o->kept++;
             save_input(r, c->data, c->size);
         }
-        if (r->s->opt.verbose && r->ex.msg_fd < 0 && !r->probe) {
+        if (r->s->opt.verbose && r->side != FGI_SIDE_EXECUTOR && !r->probe) {
             char why[64]; /* what made it new: its signature, else its new features */
             if (c->sig)
                 snprintf(why, sizeof why, "sig 0x%016llx", (unsigned long long)c->sig);

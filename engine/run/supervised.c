@@ -107,37 +107,61 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
 
 /* ---- the supervisor side ------------------------------------------------------------ */
 
-static void executor_message(void *ctx, unsigned j, uint32_t type, const uint8_t *body,
-                             size_t len)
+static void on_cand(void *ctx, unsigned j, fgi_cand *c)
 {
     run *r = ctx;
-    if (type == FGI_MSG_CAND || type == FGI_MSG_HITS) {
-        if (fgi_epoch_add_encoded(&r->snap.log, type == FGI_MSG_CAND, body, len) != 0)
-            fgi_run_error(r, FG_EIO);
-    } else if (type == FGI_MSG_FIND) {
-        fgi_record_received(r, body, len);
-    } else if (type == FGI_MSG_EPOCH && len == sizeof(uint64_t)) {
-        uint64_t end;
-        memcpy(&end, body, sizeof end);
-        if (end > r->prog.reached)
-            r->prog.reached = end;
-        if (r->plan.jobs == 1)
-            fgi_snapshot_merge(r);
-        else
-            epoch_finished(r, j);
-    } else if (type == FGI_MSG_ERROR && len == sizeof(int32_t)) {
-        int32_t err; /* the supervisor lost an executor's records (supervisor.c) */
-        memcpy(&err, body, sizeof err);
-        fgi_run_error(r, (fg_error)err);
-    } else if (type == FGI_MSG_BYE && len == sizeof(fgi_executor_bye)) {
-        fgi_executor_bye b;
-        memcpy(&b, body, sizeof b);
-        r->prog.slow += b.slow;
-        r->prog.slowest_ms = FGI_MAX(r->prog.slowest_ms, b.slowest_ms);
-        if (b.err)
-            fgi_run_error(r, (fg_error)b.err);
-    }
+    (void)j;
+    if (fgi_epoch_add_cand(&r->snap.log, c) != 0)
+        fgi_run_error(r, FG_ENOMEM);
 }
+
+static void on_hits(void *ctx, unsigned j, fgi_hits *h)
+{
+    run *r = ctx;
+    (void)j;
+    if (fgi_epoch_add_hits(&r->snap.log, h) != 0)
+        fgi_run_error(r, FG_ENOMEM);
+}
+
+static void on_find(void *ctx, unsigned j, const fgi_wire_find *f)
+{
+    (void)j;
+    fgi_record_find(ctx, f, NULL);
+}
+
+/* Executor j sent its epoch's end: with one executor its records are the epoch's, merged
+ * now; with several, the epoch is merged once every executor is done with it. */
+static void on_epoch(void *ctx, unsigned j, uint64_t end)
+{
+    run *r = ctx;
+    if (end > r->prog.reached)
+        r->prog.reached = end;
+    if (r->plan.jobs == 1)
+        fgi_snapshot_merge(r);
+    else
+        epoch_finished(r, j);
+}
+
+static void on_bye(void *ctx, unsigned j, const fgi_wire_bye *b)
+{
+    run *r = ctx;
+    (void)j;
+    r->prog.slow += b->slow;
+    r->prog.slowest_ms = FGI_MAX(r->prog.slowest_ms, b->slowest_ms);
+    if (b->err)
+        fgi_run_error(r, (fg_error)b->err);
+}
+
+/* A damaged message, or records the supervisor lost (supervisor.c). */
+static void on_error(void *ctx, unsigned j, fg_error e)
+{
+    (void)j;
+    fgi_run_error(ctx, e);
+}
+
+static const fgi_wire_handlers from_executors = {.cand = on_cand, .hits = on_hits,
+                                                 .find = on_find, .epoch = on_epoch,
+                                                 .bye = on_bye, .error = on_error};
 
 static void start_executor(run *r, unsigned j, uint64_t from)
 {
@@ -210,30 +234,13 @@ static int epoch_open(const run *r)
 static void broadcast_epoch(run *r, uint64_t end)
 {
     fgi_epoch_sort(&r->snap.log);
-    fgi_str b = {0};
     for (unsigned j = 0; j < r->plan.jobs; j++) {
         if (!fgi_sup_is_running(r->sv.sup, j))
             continue;
-        fg_error e = FG_OK;
-        for (size_t i = 0; i < r->snap.log.ncands && e == FG_OK; i++) {
-            b.len = 0;
-            e = fgi_epoch_encode_cand(&b, &r->snap.log.cands[i]) != 0
-                    ? FG_ENOMEM
-                    : fgi_sup_send(r->sv.sup, j, FGI_MSG_CAND, b.buf, b.len);
-        }
-        for (size_t i = 0; i < r->snap.log.nhits && e == FG_OK; i++) {
-            b.len = 0;
-            e = fgi_epoch_encode_hits(&b, &r->snap.log.hits[i]) != 0
-                    ? FG_ENOMEM
-                    : fgi_sup_send(r->sv.sup, j, FGI_MSG_HITS, b.buf, b.len);
-        }
-        if (e == FG_OK)
-            e = fgi_sup_send(r->sv.sup, j, FGI_MSG_EPOCH, &end, sizeof end);
-        if (e == FG_ENOMEM)
-            fgi_run_error(r, e);
         /* FG_EIO: the executor died meanwhile; its death is handled as any other. */
+        if (fgi_sup_send_epoch(r->sv.sup, j, &r->snap.log, end) == FG_ENOMEM)
+            fgi_run_error(r, FG_ENOMEM);
     }
-    fgi_str_free(&b);
 }
 
 /* An executor starts with what its parent holds resident (the fork shares it): past the
@@ -255,7 +262,7 @@ void fgi_supervised_run(run *r)
 {
     if (over_limit_before_fork(r))
         return;
-    const fgi_sup_ops ops = {r, fgi_executor_main, executor_message, executor_died};
+    const fgi_sup_ops ops = {r, fgi_executor_main, &from_executors, executor_died};
     if (!(r->sv.sup = fgi_sup_new(r->plan.jobs, r->plan.slot_cap, r->plan.time_ms,
                                   r->s->opt.rss_limit_mb, &ops)))
         return fgi_run_error(r, FG_ENOMEM);

@@ -6,8 +6,8 @@
  * (per 64-case chunk, how often each signature and feature was produced). At the epoch's
  * end the records are merged in run order (fgi_epoch_sort, then the session's merge), so
  * the next snapshot is the same whichever executor ran which case — or whether one died.
- * An executor sends its records to the supervisor over a pipe; encoding is native-endian
- * (both ends are one binary on one machine).
+ * An executor sends its records to the supervisor; their encoding is the protocol's
+ * (engine/supervise/wire.h).
  */
 #ifndef FG_EPOCH_H
 #define FG_EPOCH_H
@@ -59,15 +59,5 @@ FGI_HIDDEN int fgi_epoch_add_cand(fgi_epoch_log *l, fgi_cand *c);
 FGI_HIDDEN int fgi_epoch_add_hits(fgi_epoch_log *l, fgi_hits *h);
 /* Candidates in run order (seq); seqs are unique within an epoch. */
 FGI_HIDDEN void fgi_epoch_sort(fgi_epoch_log *l);
-
-/* Encoding: a record body (after the wire header) for a candidate or a hit batch. */
-FGI_HIDDEN int fgi_epoch_encode_cand(fgi_str *out, const fgi_cand *c);
-FGI_HIDDEN int fgi_epoch_encode_hits(fgi_str *out, const fgi_hits *h);
-/* Decoding into owned records; -1 on a malformed body or out of memory. */
-/* Decodes an encoded candidate (is_cand) or hit batch and adds it to l; -1 on a malformed
- * body or out of memory. */
-FGI_HIDDEN int fgi_epoch_add_encoded(fgi_epoch_log *l, int is_cand, const uint8_t *p, size_t n);
-FGI_HIDDEN int fgi_epoch_decode_cand(const uint8_t *p, size_t n, fgi_cand *c);
-FGI_HIDDEN int fgi_epoch_decode_hits(const uint8_t *p, size_t n, fgi_hits *h);
 
 #endif

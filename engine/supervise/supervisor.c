@@ -50,6 +50,7 @@ struct fgi_sup {
     size_t out_used;
     unsigned long long out_dropped;
     unsigned batch_us;
+    fgi_str scratch;    /* a merged epoch's record being encoded (fgi_sup_send_epoch) */
     executor ex[];
 };
 
@@ -63,6 +64,8 @@ fgi_sup *fgi_sup_new(unsigned jobs, size_t cap, unsigned time_ms, uint64_t rss_l
 {
     if (jobs == 0)
         return NULL;
+    FG_ASSERT(ops->on && ops->on->cand && ops->on->hits && ops->on->find && ops->on->epoch &&
+              ops->on->bye && ops->on->error);
     fgi_sup *s = fgi_calloc(1, sizeof *s + jobs * sizeof(executor));
     if (!s)
         return NULL;
@@ -144,6 +147,7 @@ void fgi_sup_free(fgi_sup *s)
         fprintf(fgi_errout_file(), "fuzzgate: %llu bytes of target output were dropped "
                 "(only the first %d KiB of a run's stdout is shown)\n", s->out_dropped,
                 OUTPUT_BUDGET / 1024);
+    fgi_str_free(&s->scratch);
     fgi_free(s);
 }
 
@@ -171,7 +175,9 @@ static FG_NORETURN void child_main(fgi_sup *s, unsigned j, uint64_t from, int ms
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
-    int status = s->ops.child(s->ops.ctx, j, from, msg_w, cmd_r, s->ex[j].slot);
+    fgi_wire_link link = {.msg_fd = msg_w, .cmd_fd = cmd_r, .box = s->ex[j].box};
+    int status = s->ops.child(s->ops.ctx, j, from, &link, s->ex[j].slot);
+    fgi_wire_link_free(&link);
     fflush(stdout);
     _exit(status);
 }
@@ -241,12 +247,12 @@ fg_error fgi_sup_start(fgi_sup *s, unsigned j, uint64_t from)
     return FG_OK;
 }
 
-fg_error fgi_sup_send(fgi_sup *s, unsigned j, uint32_t type, const void *body, size_t len)
+fg_error fgi_sup_send_epoch(fgi_sup *s, unsigned j, const fgi_epoch_log *log, uint64_t end)
 {
     executor *e = &s->ex[j];
     if (!e->pid || e->cmd < 0)
         return FG_EIO;
-    return fgi_wire_send(e->cmd, type, body, len) == 0 ? FG_OK : FG_EIO;
+    return fgi_wire_send_epoch(e->cmd, log, end, &s->scratch);
 }
 
 void fgi_sup_close_cmd(fgi_sup *s, unsigned j)
@@ -272,55 +278,95 @@ void fgi_sup_stop(fgi_sup *s)
 
 static void take_outbox(fgi_sup *s, unsigned j);
 
+/* What the supervisor reads from executor j: its pipe's bytes, or its outbox's (boxed). */
+typedef struct reading {
+    fgi_sup *s;
+    int boxed;
+} reading;
+
+static void on_cand(void *ctx, unsigned j, fgi_cand *c)
+{
+    fgi_sup *s = ((reading *)ctx)->s;
+    s->ops.on->cand(s->ops.ctx, j, c);
+}
+
+static void on_hits(void *ctx, unsigned j, fgi_hits *h)
+{
+    fgi_sup *s = ((reading *)ctx)->s;
+    s->ops.on->hits(s->ops.ctx, j, h);
+}
+
+static void on_find(void *ctx, unsigned j, const fgi_wire_find *f)
+{
+    fgi_sup *s = ((reading *)ctx)->s;
+    s->ops.on->find(s->ops.ctx, j, f);
+}
+
+static void on_epoch(void *ctx, unsigned j, uint64_t end)
+{
+    fgi_sup *s = ((reading *)ctx)->s;
+    s->ops.on->epoch(s->ops.ctx, j, end);
+}
+
+static void on_error(void *ctx, unsigned j, fg_error e)
+{
+    fgi_sup *s = ((reading *)ctx)->s;
+    s->ops.on->error(s->ops.ctx, j, e);
+}
+
+/* Last words: kept for `ended`, which reports the death with them. */
+static void on_dying(void *ctx, unsigned j, const fgi_dying *d)
+{
+    executor *e = &((reading *)ctx)->s->ex[j];
+    e->dying = *d;
+    e->have_dying = 1;
+}
+
+/* Everything in the outbox was written before a nudge or a goodbye in the pipe, so the
+ * outbox is taken first; a nudge is only that. */
+static void on_drain(void *ctx, unsigned j)
+{
+    reading *rd = ctx;
+    if (!rd->boxed)
+        take_outbox(rd->s, j);
+}
+
+static void on_bye(void *ctx, unsigned j, const fgi_wire_bye *b)
+{
+    reading *rd = ctx;
+    on_drain(ctx, j);
+    rd->s->ex[j].bye = 1;
+    rd->s->ops.on->bye(rd->s->ops.ctx, j, b);
+}
+
+static const fgi_wire_handlers reader = {on_cand, on_hits, on_find, on_epoch, on_dying,
+                                         on_drain, on_bye, on_error};
+
 /* Hands every complete message in `in` (executor j's pipe bytes, or its outbox's: boxed)
- * to the caller. Everything in the outbox was written before a goodbye in the pipe, so the
- * outbox is taken first; a nudge (FGI_MSG_DRAIN) is only that. */
+ * on, in order. */
 static void parse(fgi_sup *s, unsigned j, fgi_str *in, int boxed)
 {
-    executor *e = &s->ex[j];
-    size_t at = 0;
-    while (in->len - at >= sizeof(fgi_wire_head)) {
-        fgi_wire_head h;
-        memcpy(&h, in->buf + at, sizeof h);
-        if (in->len - at - sizeof h < h.len)
-            break;
-        const uint8_t *body = (const uint8_t *)in->buf + at + sizeof h;
-        if (h.type == FGI_MSG_DYING && h.len == sizeof(fgi_dying)) {
-            memcpy(&e->dying, body, sizeof e->dying);
-            e->dying.kind[sizeof e->dying.kind - 1] = '\0';
-            e->dying.what[sizeof e->dying.what - 1] = '\0';
-            if (e->dying.nframes > FGI_FRAMES)
-                e->dying.nframes = FGI_FRAMES;
-            e->have_dying = 1;
-        } else if (h.type == FGI_MSG_DRAIN) {
-            if (!boxed)
-                take_outbox(s, j);
-        } else {
-            if (h.type == FGI_MSG_BYE) {
-                if (!boxed)
-                    take_outbox(s, j);
-                e->bye = 1;
-            }
-            s->ops.message(s->ops.ctx, j, h.type, body, h.len);
-        }
-        at += sizeof h + h.len;
+    reading rd = {s, boxed};
+    size_t at = 0, k;
+    fgi_wire_msg m;
+    while ((k = fgi_wire_frame((const uint8_t *)in->buf + at, in->len - at, &m)) != 0) {
+        fgi_wire_dispatch(&m, &reader, &rd, j);
+        at += k;
     }
     memmove(in->buf, in->buf + at, in->len - at);
     in->len -= at;
 }
 
-/* Takes executor j's outbox and hands its messages on; a failure reaches the caller as an
- * FGI_MSG_ERROR message. */
+/* Takes executor j's outbox and hands its messages on; a failure reaches the caller's
+ * error handler. */
 static void take_outbox(fgi_sup *s, unsigned j)
 {
     executor *e = &s->ex[j];
     int rc = fgi_outbox_take(e->box, OUTBOX_SIZE, &e->boxed);
-    if (rc > 0) {
+    if (rc > 0)
         parse(s, j, &e->boxed, 1);
-    } else if (rc < 0) {
-        int32_t err = e->boxed.failed ? FG_ENOMEM : FG_EIO;
-        s->ops.message(s->ops.ctx, j, FGI_MSG_ERROR, (const uint8_t *)&err, sizeof err);
-    }
+    else if (rc < 0)
+        s->ops.on->error(s->ops.ctx, j, e->boxed.failed ? FG_ENOMEM : FG_EIO);
 }
 
 /* Reads what is there; returns 0 at end of file, 1 otherwise. */

@@ -3,11 +3,11 @@
  * The supervisor owns N executor processes. Each is a fork of the parent taken when it is
  * started, so it begins from the parent's state exactly (the corpus snapshot, the novelty
  * tables, the epoch's records so far); it runs cases and sends messages back (wire.h). The
- * supervisor reads every message, forwards a bounded share of the executors' stdout to
- * stderr (a target that floods stdout cannot wedge anything), and watches each executor:
- * no progress past the deadline (a case stuck where the executor's own watchdog cannot
- * reach it) or resident memory past the limit, and the executor's process group is
- * killed. Any death that was not an orderly end is reported with its wait status and the
+ * supervisor reads every message and hands it to the caller's handlers, forwards a bounded
+ * share of the executors' stdout to stderr (a target that floods stdout cannot wedge
+ * anything), and watches each executor: no progress past the deadline (a case stuck where
+ * the executor's own watchdog cannot reach it) or resident memory past the limit, and the
+ * executor's process group is killed. Any death that was not an orderly end is reported with its wait status and the
  * last dying message, so the caller can record the finding from the slot's input and
  * start a new executor further on. Policy — what to run where, when to merge — is the
  * caller's (engine/run/supervised.c).
@@ -21,12 +21,14 @@ typedef struct fgi_sup fgi_sup;
 
 typedef struct fgi_sup_ops {
     void *ctx;
-    /* In the new executor process: run executor j from position `from`, sending on msg_fd
-     * and reading what the supervisor sends (fgi_sup_send) from cmd_fd. Its return value
-     * is the process's exit status (0 after an orderly FGI_MSG_BYE). */
-    int (*child)(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd, fgi_slot *slot);
-    /* In the parent: a message from executor j. */
-    void (*message)(void *ctx, unsigned j, uint32_t type, const uint8_t *body, size_t len);
+    /* In the new executor process: run executor j from position `from`, its records into
+     * link (wire.h), its input into slot. Its return value is the process's exit status
+     * (0 after an orderly goodbye). */
+    int (*child)(void *ctx, unsigned j, uint64_t from, fgi_wire_link *link, fgi_slot *slot);
+    /* In the parent: the executors' messages, every handler but dying and drain set (the
+     * supervisor keeps those two for itself); error is also told of records lost on the
+     * way. Borrowed for the supervisor's life. */
+    const fgi_wire_handlers *on;
     /* In the parent: executor j died without an orderly end. status is its wait status;
      * dying its last dying message or NULL; killed_for is "timeout" or "oom" when the
      * supervisor killed it, else NULL; slot holds the input it was running. */
@@ -48,9 +50,10 @@ FGI_HIDDEN fg_error fgi_sup_start(fgi_sup *s, unsigned j, uint64_t from);
 FGI_HIDDEN unsigned fgi_sup_running(const fgi_sup *s);
 /* Waits (at most ~100 ms) and handles what happened: messages, ends, deaths, deadlines. */
 FGI_HIDDEN void fgi_sup_step(fgi_sup *s);
-/* Sends executor j one message on its command pipe (blocking). FG_EIO when it is gone. */
-FGI_HIDDEN fg_error fgi_sup_send(fgi_sup *s, unsigned j, uint32_t type, const void *body,
-                                 size_t len);
+/* Sends executor j the merged epoch: log's records, then its end (wire.h). FG_ENOMEM, or
+ * FG_EIO when the executor is gone (its death is handled as any other). */
+FGI_HIDDEN fg_error fgi_sup_send_epoch(fgi_sup *s, unsigned j, const fgi_epoch_log *log,
+                                       uint64_t end);
 /* Closes executor j's command pipe: it reads end of file (and ends, by convention). */
 FGI_HIDDEN void fgi_sup_close_cmd(fgi_sup *s, unsigned j);
 /* Whether executor j is running. */

@@ -1,115 +1,104 @@
-/* test/unit/test_outbox.c — the executor's record ring (engine/supervise/outbox.c): every
- * message comes out whole and in order, whatever its size against the ring's, while the
- * reader takes at its own pace; a full ring nudges the reader; damaged indices are refused. */
+/* test/unit/test_outbox.c — the executor's byte ring (engine/supervise/outbox.c): bytes come
+ * out in order, in pieces as room allows, while the reader takes at its own pace; a full
+ * ring takes nothing; damaged indices are refused and the ring goes on. (The frames in it,
+ * and the wait for room, are the protocol's: test_wire.c.) */
 #include "test/support/check.h"
 
 #include "engine/base/rng.h"
 #include "engine/supervise/outbox.h"
-#include "engine/supervise/wire.h"
 
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#define RING 64      /* bytes: far smaller than some messages */
-#define MESSAGES 400
+#define RING 64 /* bytes */
+#define TOTAL (100 * RING + 13)
 
-/* Message i: its type and length, and its body bytes, all from i. */
-static uint32_t type_of(unsigned i)
+static uint8_t byte_at(size_t k)
 {
-    return FGI_MSG_CAND + i % 2;
-}
-
-static size_t len_of(unsigned i)
-{
-    return i % 7 == 0 ? 0 : i % 5 == 0 ? 3 * RING + i : i % 50; /* empty, over, under */
-}
-
-static uint8_t byte_of(unsigned i, size_t k)
-{
-    return (uint8_t)(i * 31 + k * 7);
+    return (uint8_t)(k * 31 + k / 256);
 }
 
 typedef struct writer {
     fgi_outbox *box;
-    int fd;
     int rc;
+    unsigned fulls;  /* puts that found the ring full */
 } writer;
 
+/* Puts TOTAL bytes in pieces of 1..3*RING, as room allows. */
 static void *write_all(void *arg)
 {
     writer *w = arg;
-    uint8_t body[4 * RING + MESSAGES];
-    for (unsigned i = 0; i < MESSAGES && w->rc == 0; i++) {
-        size_t n = len_of(i);
+    uint8_t piece[3 * RING];
+    size_t at = 0;
+    fgi_rng r;
+    fgi_rng_case(&r, 5, 1, 0);
+    while (at < TOTAL && w->rc == 0) {
+        size_t n = FGI_MIN(1 + fgi_rng_below(&r, sizeof piece), TOTAL - at);
         for (size_t k = 0; k < n; k++)
-            body[k] = byte_of(i, k);
-        w->rc = fgi_outbox_send(w->box, w->fd, type_of(i), body, n);
+            piece[k] = byte_at(at + k);
+        long put = fgi_outbox_put(w->box, piece, n);
+        if (put < 0)
+            w->rc = -1;
+        else if (put == 0)
+            w->fulls++, usleep(10);
+        at += put > 0 ? (size_t)put : 0;
     }
     return NULL;
 }
 
-FG_TEST(outbox_messages_come_out_whole_and_in_order)
+FG_TEST(outbox_bytes_come_out_in_order)
 {
     fgi_outbox *box = malloc(fgi_outbox_bytes(RING));
     CHECK(box != NULL);
     fgi_outbox_init(box, RING);
-    int nudge[2];
-    CHECK(pipe(nudge) == 0);
-    fcntl(nudge[0], F_SETFL, O_NONBLOCK);
-    writer w = {box, nudge[1], 0};
+    writer w = {box, 0, 0};
     pthread_t t;
     CHECK(pthread_create(&t, NULL, write_all, &w) == 0);
     fgi_str in = {0};
-    unsigned got = 0, nudges = 0, takes = 0, stalled = 0;
+    size_t got = 0;
+    unsigned takes = 0, idle = 0;
     fgi_rng r;
     fgi_rng_case(&r, 3, 1, 0);
-    while (got < MESSAGES) {
+    while (got < TOTAL && w.rc == 0 && idle < 1000000) {
         if (fgi_rng_chance(&r, 1, 2))
-            usleep(50); /* the reader lags: the ring fills */
-        fgi_wire_head h;
-        while (read(nudge[0], &h, sizeof h) == (ssize_t)sizeof h) {
-            CHECK_EQ_U(h.type, FGI_MSG_DRAIN);
-            CHECK_EQ_U(h.len, 0);
-            nudges++;
-        }
+            usleep(20); /* the reader lags: the ring fills */
         int rc = fgi_outbox_take(box, RING, &in);
         CHECK(rc >= 0);
-        takes += rc;
-        size_t at = 0; /* whole messages only, as the supervisor parses */
-        while (in.len - at >= sizeof h) {
-            memcpy(&h, in.buf + at, sizeof h);
-            if (in.len - at - sizeof h < h.len)
+        takes += rc > 0;
+        idle = rc > 0 ? 0 : idle + 1;
+        for (size_t k = 0; k < in.len; k++)
+            if ((uint8_t)in.buf[k] != byte_at(got + k)) {
+                CHECK(!"a byte differs");
                 break;
-            CHECK_EQ_U(h.type, type_of(got));
-            CHECK_EQ_U(h.len, len_of(got));
-            for (size_t k = 0; k < h.len; k++)
-                if ((uint8_t)in.buf[at + sizeof h + k] != byte_of(got, k)) {
-                    CHECK(!"a body byte differs");
-                    break;
-                }
-            at += sizeof h + h.len;
-            got++;
-        }
-        if (at) {
-            memmove(in.buf, in.buf + at, in.len - at);
-            in.len -= at;
-        }
-        stalled = at ? 0 : stalled + 1;
-        CHECK(w.rc == 0 && stalled < 100000); /* bytes lost: no message would end */
-        if (w.rc || stalled >= 100000)
-            break;
+            }
+        got += in.len;
+        in.len = 0;
     }
     pthread_join(t, NULL);
-    CHECK_EQ_U(got, MESSAGES);
-    CHECK_EQ_U(in.len, 0);
+    CHECK_EQ_U(w.rc, 0);
+    CHECK_EQ_U(got, TOTAL);
     CHECK_EQ_U(fgi_outbox_take(box, RING, &in), 0); /* nothing left */
-    CHECK(nudges > 0);     /* the writer waited for room, and said so */
-    CHECK(takes > MESSAGES / 10);
+    CHECK(w.fulls > 0);   /* the writer found it full, and put nothing then */
+    CHECK(takes > 100);
     fgi_str_free(&in);
-    close(nudge[0]);
-    close(nudge[1]);
+    free(box);
+}
+
+FG_TEST(outbox_full_ring_takes_a_part_then_nothing)
+{
+    fgi_outbox *box = malloc(fgi_outbox_bytes(RING));
+    CHECK(box != NULL);
+    fgi_outbox_init(box, RING);
+    uint8_t big[RING + 10] = {0};
+    CHECK_EQ_U(fgi_outbox_put(box, big, 10), 10);
+    CHECK_EQ_U(fgi_outbox_put(box, big, sizeof big), RING - 10); /* what room there was */
+    CHECK_EQ_U(fgi_outbox_put(box, big, 1), 0);
+    fgi_str in = {0};
+    CHECK_EQ_U(fgi_outbox_take(box, RING, &in), 1);
+    CHECK_EQ_U(in.len, RING);
+    CHECK_EQ_U(fgi_outbox_put(box, big, 1), 1); /* room again */
+    fgi_str_free(&in);
     free(box);
 }
 
@@ -118,16 +107,19 @@ FG_TEST(outbox_damaged_indices_are_refused_and_dropped)
     fgi_outbox *box = malloc(fgi_outbox_bytes(RING));
     CHECK(box != NULL);
     fgi_outbox_init(box, RING);
-    CHECK(fgi_outbox_send(box, -1, FGI_MSG_HITS, "abc", 3) == 0); /* fits: no nudge */
+    CHECK_EQ_U(fgi_outbox_put(box, "abc", 3), 3);
     atomic_store(&box->head, 5 * RING); /* a stray write over the shared memory */
     fgi_str in = {0};
     CHECK(fgi_outbox_take(box, RING, &in) == -1);
     CHECK_EQ_U(in.len, 0);
     CHECK_EQ_U(fgi_outbox_take(box, RING, &in), 0); /* dropped: the ring goes on from there */
-    CHECK(fgi_outbox_send(box, -1, FGI_MSG_HITS, "de", 2) == 0);
+    CHECK_EQ_U(fgi_outbox_put(box, "de", 2), 2);
     CHECK_EQ_U(fgi_outbox_take(box, RING, &in), 1);
-    CHECK_EQ_U(in.len, sizeof(fgi_wire_head) + 2);
-    CHECK(memcmp(in.buf + sizeof(fgi_wire_head), "de", 2) == 0);
+    CHECK_EQ_U(in.len, 2);
+    CHECK(memcmp(in.buf, "de", 2) == 0);
+    /* The writer's side refuses indices that are not the reader's. */
+    atomic_store(&box->tail, atomic_load(&box->head) + 1);
+    CHECK(fgi_outbox_put(box, "f", 1) < 0);
     fgi_str_free(&in);
     free(box);
 }

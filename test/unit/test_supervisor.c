@@ -52,17 +52,18 @@ static uint8_t byte_of(unsigned i, size_t k)
     return (uint8_t)(i * 13 + k * 5);
 }
 
-static int send_record(fgi_slot *slot, int fd, const script *sc, unsigned i)
+/* Record i: a candidate whose position is i and whose bytes come from i. */
+static int send_record(fgi_wire_link *link, const script *sc, unsigned i)
 {
     size_t n = len_of(sc, i);
-    uint8_t *body = malloc(n);
-    if (!body)
+    uint8_t *data = malloc(n);
+    if (!data)
         return -1;
-    memcpy(body, &i, sizeof i);
-    for (size_t k = sizeof i; k < n; k++)
-        body[k] = byte_of(i, k);
-    int rc = fgi_outbox_send(slot->outbox, fd, FGI_MSG_CAND, body, n);
-    free(body);
+    for (size_t k = 0; k < n; k++)
+        data[k] = byte_of(i, k);
+    fgi_cand c = {.seq = i, .data = data, .size = n};
+    int rc = fgi_wire_put_cand(link, &c) == FG_OK ? 0 : -1;
+    free(data);
     return rc;
 }
 
@@ -77,10 +78,10 @@ static int wait_taken(fgi_outbox *b, uint64_t upto)
 }
 
 /* The executor: the script's records, then its ending. */
-static int child(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd, fgi_slot *slot)
+static int child(void *ctx, unsigned j, uint64_t from, fgi_wire_link *link, fgi_slot *slot)
 {
     const script *sc = ((seen *)ctx)->sc;
-    (void)j, (void)from, (void)cmd_fd;
+    (void)j, (void)from;
     if (sc->end == END_OOM_KILLED) {
         /* Small records, one every few microseconds, so the ring never fills and the
          * executor never nudges: the supervisor takes it only at its steps (every 100 ms)
@@ -93,7 +94,7 @@ static int child(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd, f
             if (i == 2000 && mmap(NULL, OOM_BYTES, PROT_READ, MAP_SHARED | MAP_POPULATE,
                                   sc->memfd, 0) == MAP_FAILED)
                 return 3;
-            if (send_record(slot, msg_fd, sc, i) != 0)
+            if (send_record(link, sc, i) != 0)
                 return 3;
             slot->pos = i + 1;
             struct timespec t0, t;
@@ -106,11 +107,10 @@ static int child(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd, f
     for (unsigned i = 0; i < sc->records; i++) {
         if (sc->epoch_after && i == sc->epoch_after) {
             uint64_t end = i;
-            if (fgi_outbox_send(slot->outbox, msg_fd, FGI_MSG_EPOCH, &end, sizeof end) != 0 ||
-                fgi_wire_send(msg_fd, FGI_MSG_DRAIN, NULL, 0) != 0)
+            if (fgi_wire_put_epoch(link, end) != FG_OK)
                 return 3;
         }
-        if (send_record(slot, msg_fd, sc, i) != 0)
+        if (send_record(link, sc, i) != 0)
             return 3;
     }
     if (sc->end == END_DYING_KILLED) {
@@ -120,7 +120,7 @@ static int child(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd, f
         memset(&dy, 0, sizeof dy);
         strcpy(dy.kind, "crash");
         strcpy(dy.what, "planted");
-        fgi_wire_send(msg_fd, FGI_MSG_DYING, &dy, sizeof dy);
+        fgi_wire_say_dying(link->msg_fd, &dy);
         kill(getpid(), SIGKILL);
     }
     if (sc->end == END_DAMAGE) {
@@ -131,40 +131,69 @@ static int child(void *ctx, unsigned j, uint64_t from, int msg_fd, int cmd_fd, f
             return 3;
         uint64_t damaged = atomic_load(&b->tail) + 3 * b->size;
         atomic_store(&b->head, damaged);
-        if (fgi_wire_send(msg_fd, FGI_MSG_DRAIN, NULL, 0) != 0)
+        fgi_wire_head nudge = {FGI_MSG_DRAIN, 0}; /* as the protocol nudges */
+        if (write(link->msg_fd, &nudge, sizeof nudge) != (ssize_t)sizeof nudge)
             return 3;
         if (wait_taken(b, damaged) != 0)
             return 3;
-        if (send_record(slot, msg_fd, sc, sc->records) != 0)
+        if (send_record(link, sc, sc->records) != 0)
             return 3;
     }
-    uint64_t bye = 0; /* its body is the caller's business */
-    return fgi_wire_send(msg_fd, FGI_MSG_BYE, &bye, sizeof bye) == 0 ? 0 : 3;
+    fgi_wire_bye bye = {0};
+    return fgi_wire_say_bye(link, &bye) == FG_OK ? 0 : 3;
 }
 
-static void message(void *ctx, unsigned j, uint32_t type, const uint8_t *body, size_t len)
+static void on_cand(void *ctx, unsigned j, fgi_cand *c)
 {
     seen *s = ctx;
     (void)j;
-    if (type == FGI_MSG_CAND) {
-        uint32_t i = UINT32_MAX;
-        if (len >= sizeof i)
-            memcpy(&i, body, sizeof i);
-        int ok = i == s->n && len == len_of(s->sc, i);
-        for (size_t k = sizeof i; ok && k < len; k++)
-            ok = body[k] == byte_of(i, k);
-        s->bad |= !ok;
-        s->n++;
-    } else if (type == FGI_MSG_EPOCH) {
-        s->epoch_at = s->n;
-    } else if (type == FGI_MSG_BYE) {
-        s->bye_at = s->n;
-    } else if (type == FGI_MSG_ERROR) {
-        s->error_at = s->n;
-    } else {
-        s->bad = 1;
-    }
+    int ok = c->seq == s->n && c->size == len_of(s->sc, s->n);
+    for (size_t k = 0; ok && k < c->size; k++)
+        ok = c->data[k] == byte_of(s->n, k);
+    s->bad |= !ok;
+    s->n++;
+    fgi_epoch_free_cand(c);
 }
+
+static void on_epoch(void *ctx, unsigned j, uint64_t end)
+{
+    (void)j, (void)end;
+    ((seen *)ctx)->epoch_at = ((seen *)ctx)->n;
+}
+
+static void on_bye(void *ctx, unsigned j, const fgi_wire_bye *b)
+{
+    (void)j, (void)b;
+    ((seen *)ctx)->bye_at = ((seen *)ctx)->n;
+}
+
+static void on_error(void *ctx, unsigned j, fg_error e)
+{
+    (void)j, (void)e;
+    ((seen *)ctx)->error_at = ((seen *)ctx)->n;
+}
+
+static void on_other(void *ctx, unsigned j)
+{
+    (void)j;
+    ((seen *)ctx)->bad = 1;
+}
+
+static void on_hits(void *ctx, unsigned j, fgi_hits *h)
+{
+    fgi_epoch_free_hits(h);
+    on_other(ctx, j);
+}
+
+static void on_find(void *ctx, unsigned j, const fgi_wire_find *f)
+{
+    (void)f;
+    on_other(ctx, j);
+}
+
+static const fgi_wire_handlers handlers = {.cand = on_cand, .hits = on_hits, .find = on_find,
+                                           .epoch = on_epoch, .bye = on_bye,
+                                           .error = on_error};
 
 static void died(void *ctx, unsigned j, int status, const fgi_dying *dying,
                  const char *killed_for, const fgi_slot *slot)
@@ -187,7 +216,7 @@ static void run_script(const script *sc, seen *s)
     memset(s, 0, sizeof *s);
     s->sc = sc;
     s->epoch_at = s->bye_at = s->died_at = s->error_at = -1;
-    fgi_sup_ops ops = {s, child, message, died};
+    fgi_sup_ops ops = {s, child, &handlers, died};
     fgi_sup *sup = fgi_sup_new(1, 64, 10000, rss_mb, &ops);
     CHECK(sup != NULL);
     CHECK(fgi_sup_start(sup, 0, 0) == FG_OK);
