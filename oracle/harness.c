@@ -7,8 +7,8 @@
  */
 #include "oracle/harness.h"
 
-#include "engine/feedback/cmp.h"
 #include "engine/feedback/coverage.h"
+#include "engine/feedback/signals.h"
 #include "engine/supervise/wire.h"
 #include "oracle/crash.h"
 #include "oracle/heap.h"

@@ -133,7 +133,6 @@ const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len)
 
 void fgi_cmp_reset(void)
 {
-    fgi_signals_begin();
     cmp.nints = cmp.nstrs = cmp.npool_ints = cmp.npool_strs = cmp.npool_reals = 0;
     memset(cmp.counts, 0, sizeof cmp.counts);
     cmp.ncounts = cmp.npromoted = 0;
@@ -509,4 +508,25 @@ void __sanitizer_weak_hook_memmem(void *pc, const void *h, size_t hn, const void
     (void)pc;
     if (!r)
         fgi_cmp_note_bytes(h, hn, n, nn);
+}
+
+/* ---- the target's own comparisons (fuzzgate.h) ------------------------------------- */
+
+int fg_cmp_u64(uint64_t a, uint64_t b)
+{
+    uint64_t m = a | b;
+    uint8_t w = m <= 0xff ? 1 : m <= 0xffff ? 2 : m <= 0xffffffffULL ? 4 : 8;
+    fgi_cmp_note_int(a, b, w);
+    return a == b;
+}
+
+int fg_cmp_bytes(const void *a, const void *b, size_t n)
+{
+    const uint8_t *x = a, *y = b;
+    size_t i = 0;
+    while (i < n && x[i] == y[i])
+        i++;
+    if (i < n)
+        fgi_cmp_note_bytes(a, n, b, n);
+    return i == n;
 }

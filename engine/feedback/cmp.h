@@ -103,11 +103,6 @@ FGI_HIDDEN void fgi_cmp_constants(const uint8_t *in, size_t n, unsigned long mar
 /* Records a comparison of two integers of width bytes (fg_cmp_u64); only during a case. */
 FGI_HIDDEN void fgi_cmp_note_int(uint64_t a, uint64_t b, uint8_t width);
 
-/* The target's own signals (signals.c): fgi_signals_begin forgets the last case's;
- * fgi_signals_each calls fn for each feature key of this case (fg_feature values, and the
- * highest range each fg_maximize slot reached), then forgets them. */
-FGI_HIDDEN void fgi_signals_begin(void);
-FGI_HIDDEN void fgi_signals_each(void (*fn)(void *ctx, uint64_t key), void *ctx);
 
 /* Records a comparison of two byte strings (memcmp and friends); only during a case. */
 FGI_HIDDEN void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen);

@@ -1,15 +1,14 @@
-/* engine/feedback/signals.c — what a target says beyond its signature: features, maxima,
- * comparisons.
+/* engine/feedback/signals.c — what a target says beyond its signature: features and maxima.
  *
  * fg_feature and fg_maximize collect values during a case; the run reads them with
  * fgi_signals_each after the case (engine/run/executor.c's note_case), as keys of the same
- * feature table compiler coverage fills, so they keep an input exactly as new coverage would and
- * are deterministic in the same way. fg_cmp_* record their operands in the comparison
- * rings (cmp.c), from which the mutator learns.
+ * feature table compiler coverage fills, so they keep an input exactly as new coverage would
+ * and are deterministic in the same way. (The comparison helpers fg_cmp_* are the
+ * comparison recorder's: cmp.c.)
  */
-#include "engine/feedback/cmp.h"
-#include "oracle/case.h"
+#include "engine/feedback/signals.h"
 
+#include "oracle/case.h"
 
 /* Process-wide because the target calls these without a context. Written only on the
  * thread running a case (fgi_case_on_thread: another thread of the target writing here
@@ -46,25 +45,6 @@ void fg_maximize(unsigned slot, uint64_t value)
     if (!(sig.slots & (1u << slot)) || r > sig.best[slot])
         sig.best[slot] = r;
     sig.slots |= 1u << slot;
-}
-
-int fg_cmp_u64(uint64_t a, uint64_t b)
-{
-    uint64_t m = a | b;
-    uint8_t w = m <= 0xff ? 1 : m <= 0xffff ? 2 : m <= 0xffffffffULL ? 4 : 8;
-    fgi_cmp_note_int(a, b, w);
-    return a == b;
-}
-
-int fg_cmp_bytes(const void *a, const void *b, size_t n)
-{
-    const uint8_t *x = a, *y = b;
-    size_t i = 0;
-    while (i < n && x[i] == y[i])
-        i++;
-    if (i < n)
-        fgi_cmp_note_bytes(a, n, b, n);
-    return i == n;
 }
 
 /* Both run on every case of every target: with nothing said they cost two loads. */

@@ -1,12 +1,17 @@
 /* engine/run/executor.c — the side of a run that runs cases: positions in chunks,
  * candidates and hit counts written as epoch records, and the epochs received. */
-#include "engine/run/run.h"
+#include "engine/run/executor.h"
 
 #include "engine/base/clock.h"
 #include "engine/feedback/cmp.h"
 #include "engine/feedback/coverage.h"
+#include "engine/feedback/signals.h"
 #include "engine/mutate/domain.h"
 #include "engine/mutate/repair.h"
+#include "engine/run/control.h"
+#include "engine/run/plan.h"
+#include "engine/run/record.h"
+#include "engine/run/snapshot.h"
 #include "oracle/crash.h"
 
 #include <errno.h>
@@ -377,7 +382,6 @@ static int receive_epoch(run *r)
     return rc > 0;
 }
 
-/* Runs executor j's share of the run from position `from` to its end (or a stop). */
 void fgi_executor_run(run *r, unsigned j, uint64_t from)
 {
     uint64_t seq = from;
@@ -416,6 +420,41 @@ void fgi_executor_run(run *r, unsigned j, uint64_t from)
         fgi_snapshot_merge(r);
         seq = ee;
     }
+}
+
+fg_error fgi_executor_init(run *r)
+{
+    fgi_novelty_init_scratch(&r->ex.dsig);
+    fgi_novelty_init_scratch(&r->ex.dfeat);
+    fgi_novelty_init_scratch(&r->ex.sent);
+    fgi_covcount_init(&r->ex.cc);
+    r->ex.own_work = fgi_malloc(r->plan.max_len);
+    r->ex.scratch = fgi_malloc(r->plan.max_len);
+    if (!r->ex.own_work || !r->ex.scratch)
+        return FG_ENOMEM;
+    r->ex.work = r->ex.own_work;
+    r->ex.mut.rng = &r->ex.rng;
+    r->ex.mut.scratch = r->ex.scratch;
+    r->ex.mut.dict = &r->s->dict;
+    return FG_OK;
+}
+
+void fgi_executor_free(run *r)
+{
+    fgi_novelty_free(&r->ex.dsig);
+    fgi_novelty_free(&r->ex.dfeat);
+    fgi_novelty_free(&r->ex.sent);
+    fgi_free(r->ex.ckeys);
+    fgi_free(r->ex.feat);
+    fgi_free(r->ex.feat_mixed);
+    fgi_free(r->ex.feat_dense);
+    fgi_covcount_free(&r->ex.cc);
+    fgi_free(r->ex.own_work);
+    fgi_free(r->ex.scratch);
+    r->ex.ckeys = NULL;
+    r->ex.feat = r->ex.feat_mixed = NULL;
+    r->ex.feat_dense = NULL;
+    r->ex.own_work = r->ex.scratch = r->ex.work = NULL;
 }
 
 fg_error fgi_executor_open(run *r)

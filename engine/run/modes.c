@@ -1,16 +1,17 @@
 /* engine/run/modes.c — runs of given inputs rather than generated ones: a replay or trial,
  * minimising a finding, merging corpus directories, checking known classes. */
-#include "engine/run/run.h"
+#include "engine/run/modes.h"
 
 #include "engine/base/dir.h"
 #include "engine/base/sha1.h"
 #include "engine/findings/corpus_dir.h"
 #include "engine/findings/merge.h"
 #include "engine/findings/minimize.h"
+#include "engine/run/plan.h"
+#include "engine/run/run.h"
 
 #include <string.h>
 
-/* Runs one input (owned by the caller) as a run of its own: a replay, or a trial. */
 fg_error fgi_mode_replay(fg_session *s, const fg_target *t, const char *origin,
                              const uint8_t *data, size_t size, int probe, fg_outcome **out)
 {

@@ -1,14 +1,44 @@
 /* engine/run/plan.c — a run's positions: the replay items in order, and the epochs and
  * chunks generated cases fall into. */
-#include "engine/run/run.h"
+#include "engine/run/plan.h"
 
 #include "engine/base/dir.h"
+#include "engine/run/control.h"
 #include "engine/run/registry.h"
 
 #include <string.h>
 
 #define EPOCH_FIRST 256 /* the first generated epoch; the next is twice that... */
 #define EPOCH_MAX 1024  /* ...and every later one this long */
+
+void fgi_plan_init(run *r)
+{
+    const fgi_opts *o = &r->s->opt;
+    const fg_target *t = r->t;
+    r->plan.jobs = o->fork ? (unsigned)o->jobs : 1;
+    r->plan.max_len = o->max_len ? (size_t)o->max_len
+                      : t->max_len ? t->max_len
+                                   : FGI_DEFAULT_MAX_LEN;
+    r->plan.name_hash = fgi_hash_str(t->name);
+    r->plan.time_ms = o->timeout_ms ? (unsigned)FGI_MIN(o->timeout_ms, 1u << 30)
+                      : t->time_ms  ? t->time_ms
+                                    : FGI_DEFAULT_TIME_MS;
+}
+
+void fgi_plan_free(run *r)
+{
+    for (size_t i = 0; i < r->plan.nitems; i++) {
+        fgi_free(r->plan.items[i].origin);
+        fgi_free(r->plan.items[i].data);
+        if (r->plan.evals)
+            fgi_free(r->plan.evals[i].keys);
+    }
+    fgi_free(r->plan.evals);
+    fgi_free(r->plan.items);
+    r->plan.evals = NULL;
+    r->plan.items = NULL;
+    r->plan.nitems = 0;
+}
 
 /* ---- positions: epochs and chunks ------------------------------------------------- */
 
@@ -35,7 +65,6 @@ uint64_t fgi_plan_epoch_end(const run *r, uint64_t seq)
     return end;
 }
 
-/* Whether executor j (of r->plan.jobs) has a chunk of the epoch [es, ee) ending after q. */
 int fgi_plan_has_work(const run *r, unsigned j, uint64_t q, uint64_t es, uint64_t ee)
 {
     FG_ASSERT(j < r->plan.jobs && es <= ee);
@@ -122,8 +151,6 @@ fg_error fgi_plan_add_seeds(run *r)
     return e;
 }
 
-
-/* Sizes the slot for the largest input and counts the run's positions. */
 void fgi_plan_size(run *r, uint64_t cases)
 {
     r->plan.slot_cap = r->plan.max_len;

@@ -1,13 +1,14 @@
 /* engine/run/record.c — a finding recorded by the parent (classified, merged by class,
  * stored) or sent to it by the executor that survived it. */
-#include "engine/run/run.h"
+#include "engine/run/record.h"
+
+#include "engine/run/control.h"
+#include "engine/run/plan.h"
 
 #include <string.h>
 
 /* ---- findings --------------------------------------------------------------------- */
 
-/* Records a finding (merged by class) and stores it when it is new or smaller than the
- * one kept. The parent's (or the in-process run's) side of every finding. */
 void fgi_record_finding(run *r, fgi_finding_rec *rec)
 {
     rec->target = r->t->name;

@@ -1,11 +1,15 @@
 /* engine/run/session.c — the public session: options, dictionary and registry checked once,
  * then fg_session_run and fg_session_replay over one target each. */
-#include "engine/run/run.h"
-
+/* session.h, the layout every part of a run reads, comes with state.h: this file is the
+ * public session API (fuzzgate.h), not that header's module. */
 #include "engine/base/dir.h"
 #include "engine/base/errout.h"
 #include "engine/mutate/domain.h"
+#include "engine/run/control.h"
+#include "engine/run/modes.h"
+#include "engine/run/plan.h"
 #include "engine/run/registry.h"
+#include "engine/run/run.h"
 
 #include <string.h>
 

@@ -1,12 +1,46 @@
 /* engine/run/snapshot.c — the end of an epoch: its records merged in position order into
  * the snapshot every case of the next epoch sees. */
-#include "engine/run/run.h"
+#include "engine/run/snapshot.h"
 
 #include "engine/base/sha1.h"
 #include "engine/feedback/cmp.h"
 #include "engine/findings/corpus_dir.h"
+#include "engine/run/control.h"
+#include "engine/run/plan.h"
 
 #include <string.h>
+
+fg_error fgi_snapshot_init(run *r)
+{
+    fgi_novelty_init(&r->snap.nov);
+    fgi_novelty_init(&r->snap.features);
+    fgi_corpus_init(&r->snap.corpus);
+    fgi_sched_init(&r->snap.sched, r->plan.max_len);
+    r->snap.corpus.features = &r->snap.features;
+    fgi_str kpath = {0};
+    fgi_str_addf(&kpath, "%s/%s/known.txt", r->s->opt.corpus, r->t->name);
+    char kerr[512];
+    fg_error ke = kpath.failed ? FG_ENOMEM
+                               : fgi_known_load(kpath.buf, &r->snap.known, kerr, sizeof kerr);
+    fgi_str_free(&kpath);
+    if (ke == FG_EOPTION)
+        fprintf(r->s->log, "fuzzgate: %s\n", kerr);
+    return ke;
+}
+
+void fgi_snapshot_free(run *r)
+{
+    fgi_novelty_free(&r->snap.nov);
+    fgi_novelty_free(&r->snap.features);
+    fgi_corpus_free(&r->snap.corpus);
+    fgi_sched_free(&r->snap.sched);
+    fgi_epoch_clear(&r->snap.log);
+    fgi_free(r->snap.log.cands);
+    fgi_free(r->snap.log.hits);
+    r->snap.log.cands = NULL;
+    r->snap.log.hits = NULL;
+    fgi_known_free(&r->snap.known);
+}
 
 /* ---- the snapshot: merging an epoch ----------------------------------------------- */
 

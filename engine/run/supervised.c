@@ -1,8 +1,13 @@
 /* engine/run/supervised.c — a run's supervised policy: executors started, their records
  * merged, an executor's death made a finding and the run resumed after it. */
-#include "engine/run/run.h"
+#include "engine/run/supervised.h"
 
 #include "engine/base/clock.h"
+#include "engine/run/control.h"
+#include "engine/run/executor.h"
+#include "engine/run/plan.h"
+#include "engine/run/record.h"
+#include "engine/run/snapshot.h"
 #include "oracle/crash.h"
 #include "oracle/frames.h"
 
