@@ -8,7 +8,7 @@
 
 #include "engine/base/errout.h"
 #include "engine/base/safeio.h"
-#include "engine/findings/finding.h"
+#include "engine/findings/store.h"
 #include "engine/mutate/mutate.h"
 #include "oracle/case.h"
 #include "oracle/frames.h"
@@ -117,10 +117,10 @@ void fgi_crash_store(const char *kind, const char *what, const char *ending)
     f.mutations = c->mut ? muts : "";
     fgi_finding_classify(&f);
     char path[1];
-    fgi_finding_store(&f, path, 0);
+    fgi_store_finding(&f, path, 0);
     fgi_sink k = {.fd = fgi_errout_fd()};
     fgi_sink_put(&k, "fuzzgate: ");
-    fgi_sink_put(&k, f.target);
+    fgi_sink_put(&k, f.at->target);
     fgi_sink_put(&k, ": ");
     fgi_sink_put(&k, ending);
     fgi_sink_put(&k, "\n");

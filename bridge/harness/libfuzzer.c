@@ -19,7 +19,7 @@
 #include "engine/base/errout.h"
 #include "engine/findings/merge.h"
 #include "engine/run/options.h"
-#include "engine/run/outcome.h"
+#include "engine/findings/outcome.h"
 #include "engine/run/registry.h"
 #include "engine/base/rng.h"
 

@@ -30,19 +30,19 @@ const char *fgi_artifact_kind(const char *kind)
 
 int fgi_artifact_wanted(const fgi_finding_rec *f)
 {
-    return (f->artifact_prefix && f->artifact_prefix[0]) ||
-           (f->exact_artifact_path && f->exact_artifact_path[0]);
+    return (f->at->artifact_prefix && f->at->artifact_prefix[0]) ||
+           (f->at->exact_artifact_path && f->at->exact_artifact_path[0]);
 }
 
 int fgi_artifact_path(const fgi_finding_rec *f, char *out, size_t cap)
 {
     fgi_sink k = {.fd = -1};
-    if (f->exact_artifact_path && f->exact_artifact_path[0]) {
-        fgi_sink_put(&k, f->exact_artifact_path);
+    if (f->at->exact_artifact_path && f->at->exact_artifact_path[0]) {
+        fgi_sink_put(&k, f->at->exact_artifact_path);
     } else {
         char sha[FGI_SHA1_HEX];
         fgi_sha1_hex(f->data, f->size, sha);
-        fgi_sink_put(&k, f->artifact_prefix ? f->artifact_prefix : "");
+        fgi_sink_put(&k, f->at->artifact_prefix ? f->at->artifact_prefix : "");
         fgi_sink_put(&k, fgi_artifact_kind(f->kind));
         fgi_sink_put(&k, "-");
         fgi_sink_put(&k, sha);
@@ -93,7 +93,7 @@ int fgi_artifact_store(const fgi_finding_rec *f, char *path, size_t cap)
     fgi_sink_put(&k, "== ERROR: fuzzgate: ");
     fgi_sink_put(&k, f->kind);
     fgi_sink_put(&k, " in ");
-    fgi_sink_put(&k, f->target);
+    fgi_sink_put(&k, f->at->target);
     fgi_sink_put(&k, " (");
     fgi_sink_put(&k, f->class_id);
     fgi_sink_put(&k, "): ");
@@ -101,7 +101,7 @@ int fgi_artifact_store(const fgi_finding_rec *f, char *path, size_t cap)
     fgi_sink_put(&k, "\n");
     if (ok) {
         fgi_sink_put(&k, "artifact_prefix='");
-        fgi_sink_put(&k, f->artifact_prefix ? f->artifact_prefix : "");
+        fgi_sink_put(&k, f->at->artifact_prefix ? f->at->artifact_prefix : "");
         fgi_sink_put(&k, "'; Test unit written to ");
         fgi_sink_put(&k, file);
     } else {

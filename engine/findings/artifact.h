@@ -18,7 +18,7 @@ FGI_HIDDEN int fgi_artifact_wanted(const fgi_finding_rec *f);
  * Signal-safe. */
 FGI_HIDDEN int fgi_artifact_path(const fgi_finding_rec *f, char *out, size_t cap);
 
-/* fgi_finding_store's libFuzzer-style branch: writes the one file atomically (creating
+/* fgi_store_finding's libFuzzer-style branch: writes the one file atomically (creating
  * the prefix's directories) and reports on stderr as libFuzzer does ("Test unit written
  * to PATH") with the hex, so a finding that cannot be written is not lost. The path goes
  * to path (capacity cap), "" on failure. 0 or -1. Signal-safe. */

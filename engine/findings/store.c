@@ -1,4 +1,5 @@
-/* engine/findings/store.c — writing a finding to disk and to stderr, safely from a signal handler.
+/* engine/findings/store.c — a finding written to disk and to stderr, safely from a signal
+ * handler (store.h).
  *
  * A finding is two files beside each other, written atomically:
  *   <findings>/<target>/<class>.bin   the exact input bytes
@@ -15,71 +16,15 @@
  *     hex: 0a0b0c
  *     replay: fuzzgate tlv fuzzgate-findings/tlv/check-5b1c0f0e9d2a7c44.bin
  */
-#include "engine/findings/finding.h"
+#include "engine/findings/store.h"
 
+#include "engine/base/errout.h"
 #include "engine/base/safeio.h"
 #include "engine/findings/artifact.h"
-#include "engine/base/errout.h"
 
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
-
-/* ---- classes ------------------------------------------------------------------------ */
-
-/* Signal-safe, and not through the interposed strcmp. */
-static int is_timeout(const char *kind)
-{
-    static const char t[] = "timeout";
-    size_t i = 0;
-    while (kind && t[i] && kind[i] == t[i])
-        i++;
-    return kind && t[i] == '\0' && kind[i] == '\0';
-}
-
-void fgi_finding_classify(fgi_finding_rec *f)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    /* A timeout is one class per target: which clock ended the case (the watchdog's, the
-     * edge budget, the supervisor's) and how far it got say nothing about which hang it
-     * is, and depend on the machine's load. */
-    int timeout = is_timeout(f->kind);
-    const char *key = timeout ? "" : f->class_key ? f->class_key : f->detail;
-    const char *parts[3] = {f->kind, f->target, key};
-    /* The site (file:line of a check) is hashed as it is: its digits are the class. */
-    for (const char *s = f->site && !timeout ? f->site : ""; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 0x100000001b3ULL;
-    }
-    for (int p = 0; p < 3; p++) {
-        int in_digits = 0;
-        for (const char *s = parts[p] ? parts[p] : ""; *s; s++) {
-            unsigned char c = (unsigned char)*s;
-            int digit = c >= '0' && c <= '9';
-            if (digit && in_digits)
-                continue;
-            in_digits = digit;
-            h ^= digit ? '#' : c;
-            h *= 0x100000001b3ULL;
-        }
-        h ^= 0xff;
-        h *= 0x100000001b3ULL;
-    }
-    h = fg_mix64(h);
-    fgi_sink k = {.fd = -1};
-    fgi_sink_put(&k, f->kind);
-    fgi_sink_put(&k, "-");
-    char hex[19];
-    fgi_sink tmp = {.fd = -1};
-    fgi_sink_hex64(&tmp, h);
-    memcpy(hex, tmp.buf, 18);
-    fgi_sink_putn(&k, hex + 2, 16);
-    size_t n = k.len < FGI_CLASS_ID_MAX - 1 ? k.len : FGI_CLASS_ID_MAX - 1;
-    memcpy(f->class_id, k.buf, n);
-    f->class_id[n] = '\0';
-}
-
-/* ---- files -------------------------------------------------------------------------- */
 
 /* Builds "<a>/<b><c>" into out; -1 if it does not fit. */
 static int join(char *out, size_t cap, const char *a, const char *b, const char *c)
@@ -99,7 +44,7 @@ static int join(char *out, size_t cap, const char *a, const char *b, const char 
 static void write_txt(fgi_sink *k, const fgi_finding_rec *f, const char *bin_path)
 {
     fgi_sink_put(k, "fuzzgate finding v1\ntarget: ");
-    fgi_sink_put(k, f->target);
+    fgi_sink_put(k, f->at->target);
     fgi_sink_put(k, "\nkind: ");
     fgi_sink_put(k, f->kind);
     fgi_sink_put(k, "\nclass: ");
@@ -107,7 +52,7 @@ static void write_txt(fgi_sink *k, const fgi_finding_rec *f, const char *bin_pat
     fgi_sink_put(k, "\ndetail: ");
     fgi_sink_put(k, f->detail);
     fgi_sink_put(k, "\nseed: ");
-    fgi_sink_hex64(k, f->seed);
+    fgi_sink_hex64(k, f->at->seed);
     fgi_sink_put(k, "\norigin: ");
     if (f->origin) {
         fgi_sink_put(k, f->origin);
@@ -122,9 +67,9 @@ static void write_txt(fgi_sink *k, const fgi_finding_rec *f, const char *bin_pat
     fgi_sink_put(k, "\nhex: ");
     fgi_sink_hexbytes(k, f->data, f->size);
     fgi_sink_put(k, "\nreplay: ");
-    fgi_sink_put(k, f->program);
+    fgi_sink_put(k, f->at->program);
     fgi_sink_put(k, " ");
-    fgi_sink_put(k, f->target);
+    fgi_sink_put(k, f->at->target);
     fgi_sink_put(k, " ");
     fgi_sink_put(k, bin_path);
     fgi_sink_put(k, "\n");
@@ -151,12 +96,12 @@ static int fill_txt(int fd, void *ctx)
     return k.failed ? -1 : 0;
 }
 
-int fgi_finding_store(const fgi_finding_rec *f, char *path, size_t cap)
+int fgi_store_finding(const fgi_finding_rec *f, char *path, size_t cap)
 {
     if (fgi_artifact_wanted(f)) /* bridge (#7): one libFuzzer-style file instead */
         return fgi_artifact_store(f, path, cap);
     char dir[4096], bin[4096], txt[4096];
-    int ok = join(dir, sizeof dir, f->findings_dir, f->target, "") == 0 &&
+    int ok = join(dir, sizeof dir, f->at->findings_dir, f->at->target, "") == 0 &&
              fgi_make_dirs(dir) == 0 && join(bin, sizeof bin, dir, f->class_id, ".bin") == 0 &&
              join(txt, sizeof txt, dir, f->class_id, ".txt") == 0 &&
              fgi_write_atomic(bin, fill_bin, &(finding_files){f, bin}) == 0 &&
@@ -165,7 +110,7 @@ int fgi_finding_store(const fgi_finding_rec *f, char *path, size_t cap)
 
     fgi_sink k = {.fd = fgi_errout_fd()};
     fgi_sink_put(&k, "fuzzgate: FINDING ");
-    fgi_sink_put(&k, f->target);
+    fgi_sink_put(&k, f->at->target);
     fgi_sink_put(&k, " ");
     fgi_sink_put(&k, f->class_id);
     fgi_sink_put(&k, ": ");
@@ -176,14 +121,14 @@ int fgi_finding_store(const fgi_finding_rec *f, char *path, size_t cap)
     fgi_sink_hexbytes(&k, f->data, f->size);
     if (ok) {
         fgi_sink_put(&k, "\nfuzzgate:   replay: ");
-        fgi_sink_put(&k, f->program);
+        fgi_sink_put(&k, f->at->program);
         fgi_sink_put(&k, " ");
-        fgi_sink_put(&k, f->target);
+        fgi_sink_put(&k, f->at->target);
         fgi_sink_put(&k, " ");
         fgi_sink_put(&k, bin);
     } else {
         fgi_sink_put(&k, "\nfuzzgate:   NOT STORED under ");
-        fgi_sink_put(&k, f->findings_dir);
+        fgi_sink_put(&k, f->at->findings_dir);
         fgi_sink_put(&k, " (");
         fgi_sink_errno(&k, saved_errno);
         fgi_sink_put(&k, "): the hex above is the only copy");

@@ -11,7 +11,7 @@
 #define FG_REPORT_H
 
 #include "engine/run/options.h"
-#include "engine/run/outcome.h"
+#include "engine/findings/outcome.h"
 
 /* Appends FUZZ.md, GitHub-flavoured markdown for a CI job summary, to out: the result
  * line, a table of the n runs, each new and each known finding with its reproducer and

@@ -464,12 +464,7 @@ fg_error fgi_executor_open(run *r)
         return e;
     r->ex.exec_open = 1;
     r->ex.exec.time_ms = r->plan.time_ms; /* -timeout/--timeout-ms over .time_ms: the budget */
-    r->ex.exec.crash.target = r->t->name;
-    r->ex.exec.crash.seed = r->s->opt.seed;
-    r->ex.exec.crash.program = r->s->program;
-    r->ex.exec.crash.findings_dir = r->s->opt.findings;
-    r->ex.exec.crash.artifact_prefix = r->s->opt.artifact_prefix;         /* bridge (#7) */
-    r->ex.exec.crash.exact_artifact_path = r->s->opt.exact_artifact_path; /* bridge (#7) */
+    r->ex.exec.crash.at = &r->place; /* where the crash path stores (in-process) */
     if ((e = fgi_fdwatch_open(&r->ex.fds)) != FG_OK)
         return e;
     r->ex.fds_open = 1;

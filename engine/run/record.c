@@ -2,6 +2,7 @@
  * stored) or sent to it by the executor that survived it. */
 #include "engine/run/record.h"
 
+#include "engine/findings/findings.h"
 #include "engine/run/control.h"
 #include "engine/run/plan.h"
 
@@ -9,28 +10,25 @@
 
 /* ---- findings --------------------------------------------------------------------- */
 
+void fgi_record_init(run *r)
+{
+    r->place = (fgi_finding_place){
+        .target = r->t->name,
+        .seed = r->s->opt.seed,
+        .program = r->s->program,
+        .findings_dir = r->s->opt.findings,
+        .artifact_prefix = r->s->opt.artifact_prefix,         /* bridge (#7) */
+        .exact_artifact_path = r->s->opt.exact_artifact_path, /* bridge (#7) */
+    };
+}
+
 void fgi_record_finding(run *r, fgi_finding_rec *rec)
 {
-    rec->target = r->t->name;
-    rec->seed = r->s->opt.seed;
-    rec->program = r->s->program;
-    rec->findings_dir = r->s->opt.findings;
-    rec->artifact_prefix = r->s->opt.artifact_prefix;         /* bridge (#7) */
-    rec->exact_artifact_path = r->s->opt.exact_artifact_path; /* bridge (#7) */
+    rec->at = &r->place;
     rec->origin = fgi_plan_origin(r, rec->seq);
-    fgi_finding_classify(rec);
-    int changed = 0;
-    fg_finding *f = fgi_outcome_add(r->o, rec, &changed);
-    if (!f) {
-        fgi_run_error(r, FG_ENOMEM);
-    } else if (changed && !r->probe) {
-        char path[4096];
-        if (fgi_finding_store(rec, path, sizeof path) != 0)
-            r->o->store_failed = 1;
-        if (fgi_outcome_set_path(f, path, r->s->program) != 0 ||
-            fgi_outcome_set_known(f, fgi_known_reason(&r->snap.known, f->class_id)) != 0)
-            fgi_run_error(r, FG_ENOMEM);
-    }
+    fg_error e = fgi_findings_record(rec, r->o, &r->snap.known, !r->probe);
+    if (e != FG_OK)
+        fgi_run_error(r, e);
 }
 
 static void describe_mutations(const uint8_t *applied, unsigned n, fgi_str *out)

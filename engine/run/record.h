@@ -5,6 +5,8 @@
 
 #include "engine/run/state.h"
 
+/* Fills r->place from the session and the target, once (fgi_run_open). */
+FGI_HIDDEN void fgi_record_init(run *r);
 /* Records a finding (merged by class) and stores it when it is new or smaller than the
  * one kept. The parent's (or the in-process run's) side of every finding. */
 FGI_HIDDEN void fgi_record_finding(run *r, fgi_finding_rec *rec);

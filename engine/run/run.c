@@ -6,6 +6,7 @@
 #include "engine/run/control.h"
 #include "engine/run/executor.h"
 #include "engine/run/plan.h"
+#include "engine/run/record.h"
 #include "engine/run/snapshot.h"
 #include "engine/run/supervised.h"
 
@@ -23,6 +24,7 @@ fg_error fgi_run_open(run *r, fg_session *s, const fg_target *t)
     r->t = t;
     r->side = s->opt.fork ? FGI_SIDE_PARENT : FGI_SIDE_ALONE;
     fgi_plan_init(r);
+    fgi_record_init(r);
     fgi_control_init(r);
     if (!(r->o = fgi_outcome_new(t->name)))
         return FG_ENOMEM;

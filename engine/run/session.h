@@ -4,7 +4,7 @@
 
 #include "engine/mutate/dict.h"
 #include "engine/run/options.h"
-#include "engine/run/outcome.h"
+#include "engine/findings/outcome.h"
 
 struct fg_session {
     fgi_opts opt;     /* a private copy */

@@ -86,6 +86,7 @@ typedef struct run {
     fg_error err;           /* the first engine error; ends the run */
     enum fgi_run_side side;
     int probe;              /* a trial run: classify findings, store and print nothing */
+    fgi_finding_place place; /* record.c: where the run's findings go (filled once) */
     struct run_plan {       /* plan.c: the positions, fixed before any case runs */
         fgi_item *items;    /* the replay epoch */
         size_t nitems;

@@ -4,7 +4,7 @@
 #include "test/support/check.h"
 #include "test/support/proc.h"
 
-#include "engine/run/outcome.h"
+#include "engine/findings/outcome.h"
 #include "engine/run/session.h"
 
 #include <string.h>
@@ -14,7 +14,8 @@ static fgi_finding_rec rec_of(const char *key, int64_t k, const uint8_t *data, s
 {
     fgi_finding_rec r;
     memset(&r, 0, sizeof r);
-    r.target = "t";
+    static const fgi_finding_place at = {.target = "t"};
+    r.at = &at;
     r.kind = "check";
     r.detail = key;
     r.data = data;

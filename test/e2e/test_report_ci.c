@@ -19,7 +19,8 @@ static fg_outcome *run_with(const char *target, const char *const *kd, const cha
 {
     fg_outcome *o = fgi_outcome_new(target);
     for (size_t i = 0; kd && kd[i]; i += 2) {
-        fgi_finding_rec r = {.target = target, .kind = kd[i], .detail = kd[i + 1],
+        fgi_finding_place at = {.target = target};
+        fgi_finding_rec r = {.at = &at, .kind = kd[i], .detail = kd[i + 1],
                              .data = (const uint8_t *)"0123456789abcdef0123456789abcdef++",
                              .size = 34, .case_index = 7, .mutations = ""};
         fgi_finding_classify(&r);

@@ -21,7 +21,8 @@ static fg_outcome *run_of(const char *target, uint64_t cases, const char *const 
     for (uint64_t k = 0; k < cases; k++) {
         if (k == cases / 2 && details) {
             for (size_t i = 0; details[i]; i++) {
-                fgi_finding_rec r = {.target = target, .kind = "check", .detail = details[i],
+                fgi_finding_place at = {.target = target};
+                fgi_finding_rec r = {.at = &at, .kind = "check", .detail = details[i],
                                      .data = (const uint8_t *)"\xab", .size = 1,
                                      .case_index = (int64_t)k, .mutations = "flip_bit"};
                 fgi_finding_classify(&r);

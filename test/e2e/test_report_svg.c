@@ -136,7 +136,8 @@ static fg_outcome *drawn_run(const char *name, uint64_t cases, int features,
         while (at && at[next] != -2 && (at[next] < 0 ? 0 : (uint64_t)at[next]) == k) {
             char detail[64];
             snprintf(detail, sizeof detail, "bug <%zu> & \"more\"", next);
-            fgi_finding_rec r = {.target = name, .kind = next % 2 ? "crash" : "check",
+            fgi_finding_place place = {.target = name};
+            fgi_finding_rec r = {.at = &place, .kind = next % 2 ? "crash" : "check",
                                  .detail = detail, .data = (const uint8_t *)"", .size = 0,
                                  .case_index = at[next],
                                  .origin = at[next] < 0 ? "seed #0" : NULL};

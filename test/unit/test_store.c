@@ -3,7 +3,7 @@
 #include "test/support/check.h"
 
 #include "engine/base/safeio.h"
-#include "engine/findings/finding.h"
+#include "engine/findings/store.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -29,21 +29,42 @@ static void check_long_str(const char *a, const char *b, const char *what, int l
     fgt_fail(__FILE__, line, m);
 }
 
+/* The places records point at, one per (target, findings directory) a test uses, with
+ * their own copy of the directory's name: they outlive the test that made them. */
+static struct {
+    fgi_finding_place place;
+    char dir[8192];
+} places[32];
+static size_t nplaces;
+
+static const fgi_finding_place *place_of(const char *target, const char *dir)
+{
+    for (size_t i = 0; i < nplaces; i++)
+        if (strcmp(places[i].place.target, target) == 0 && strcmp(places[i].dir, dir) == 0)
+            return &places[i].place;
+    if (nplaces == FGI_ARRAY_LEN(places) || strlen(dir) >= sizeof places[0].dir) {
+        CHECK(!"test_store: out of places");
+        return &places[0].place;
+    }
+    snprintf(places[nplaces].dir, sizeof places[nplaces].dir, "%s", dir);
+    places[nplaces].place = (fgi_finding_place){.target = target, .seed = 0x5eed0f6a7e2026ULL,
+                                                .program = "fuzzgate",
+                                                .findings_dir = places[nplaces].dir};
+    return &places[nplaces++].place;
+}
+
 static fgi_finding_rec record(const char *dir, const uint8_t *data, size_t size)
 {
     fgi_finding_rec f;
     memset(&f, 0, sizeof f);
-    f.target = "tlv";
+    f.at = place_of("tlv", dir);
     f.kind = "check";
     f.detail = DETAIL;
     f.site = SITE;
     f.data = data;
     f.size = size;
-    f.seed = 0x5eed0f6a7e2026ULL;
     f.case_index = 812;
     f.mutations = "erase_bytes,flip_bit";
-    f.program = "fuzzgate";
-    f.findings_dir = dir;
     fgi_finding_classify(&f);
     return f;
 }
@@ -196,7 +217,7 @@ FG_TEST(store_classify_blanks_numbers)
     fgi_finding_classify(&b);
     CHECK(strncmp(b.class_id, "crash-", 6) == 0);
     b.kind = "check";
-    b.target = "json";
+    b.at = place_of("json", "x");
     fgi_finding_classify(&b);
     CHECK(strcmp(a.class_id, b.class_id) != 0);
 
@@ -277,7 +298,7 @@ FG_TEST(store_writes_bin_and_txt)
 
     captured c;
     capture_stderr(&c, root);
-    int rc = fgi_finding_store(&f, path, sizeof path);
+    int rc = fgi_store_finding(&f, path, sizeof path);
     char *err = release_stderr(&c);
     CHECK_EQ_U(rc, 0);
     CHECK_LONG_STR(path, bin);
@@ -331,7 +352,7 @@ FG_TEST(store_replayed_origin_and_empty_input)
     f.mutations = "";
     captured c;
     capture_stderr(&c, root);
-    CHECK_EQ_U(fgi_finding_store(&f, path, sizeof path), 0);
+    CHECK_EQ_U(fgi_store_finding(&f, path, sizeof path), 0);
     free(release_stderr(&c));
     size_t n = 99;
     char *bin = slurp(path, &n);
@@ -362,7 +383,7 @@ FG_TEST(store_long_input_is_written_whole)
     fgi_finding_rec f = record(root, big, N);
     captured c;
     capture_stderr(&c, root);
-    CHECK_EQ_U(fgi_finding_store(&f, path, sizeof path), 0);
+    CHECK_EQ_U(fgi_store_finding(&f, path, sizeof path), 0);
     char *err = release_stderr(&c);
     CHECK(has(err, hex));
     free(err);
@@ -388,8 +409,8 @@ FG_TEST(store_same_finding_twice_is_one_file)
     fgi_finding_rec f = record(root, SAMPLE, sizeof SAMPLE);
     captured c;
     capture_stderr(&c, root);
-    CHECK_EQ_U(fgi_finding_store(&f, path, sizeof path), 0);
-    CHECK_EQ_U(fgi_finding_store(&f, path, sizeof path), 0);
+    CHECK_EQ_U(fgi_store_finding(&f, path, sizeof path), 0);
+    CHECK_EQ_U(fgi_store_finding(&f, path, sizeof path), 0);
     free(release_stderr(&c));
     snprintf(tdir, sizeof tdir, "%s/tlv", root);
     snprintf(want, sizeof want, "%s.bin|%s.txt", f.class_id, f.class_id);
@@ -413,7 +434,7 @@ FG_TEST(store_injected_write_failure_leaves_nothing)
     captured c;
     capture_stderr(&c, root);
     fgi_store_fail_nth(1);
-    int rc = fgi_finding_store(&f, path, sizeof path);
+    int rc = fgi_store_finding(&f, path, sizeof path);
     fgi_store_fail_nth(0);
     char *err = release_stderr(&c);
     CHECK(rc == -1);
@@ -429,7 +450,7 @@ FG_TEST(store_injected_write_failure_leaves_nothing)
     free(err);
     /* the hook is one-shot: the next store works */
     capture_stderr(&c, root);
-    CHECK_EQ_U(fgi_finding_store(&f, path, sizeof path), 0);
+    CHECK_EQ_U(fgi_store_finding(&f, path, sizeof path), 0);
     free(release_stderr(&c));
     CHECK_EQ_U(listing(tdir, names, sizeof names), 2);
     rm_rf(root);
@@ -444,7 +465,7 @@ FG_TEST(store_failed_txt_leaves_no_temporary_file)
     captured c;
     capture_stderr(&c, root);
     fgi_store_fail_nth(2); /* the .bin goes through, the .txt does not */
-    int rc = fgi_finding_store(&f, path, sizeof path);
+    int rc = fgi_store_finding(&f, path, sizeof path);
     fgi_store_fail_nth(0);
     free(release_stderr(&c));
     CHECK(rc == -1);
@@ -472,7 +493,7 @@ FG_TEST(store_unwritable_directory_fails)
         fgi_finding_rec f = record(findings, SAMPLE, sizeof SAMPLE);
         memset(path, 'Z', sizeof path);
         capture_stderr(&c, root);
-        int rc = fgi_finding_store(&f, path, sizeof path);
+        int rc = fgi_store_finding(&f, path, sizeof path);
         char *err = release_stderr(&c);
         CHECK(rc == -1);
         CHECK_LONG_STR(path, "");
@@ -497,7 +518,7 @@ FG_TEST(store_name_too_long_fails)
     fgi_finding_rec f = record(findings, SAMPLE, sizeof SAMPLE);
     captured c;
     capture_stderr(&c, root);
-    int rc = fgi_finding_store(&f, path, sizeof path);
+    int rc = fgi_store_finding(&f, path, sizeof path);
     char *err = release_stderr(&c);
     CHECK(rc == -1);
     CHECK_LONG_STR(path, "");
@@ -514,10 +535,10 @@ FG_TEST(store_path_capacity)
     captured c;
     capture_stderr(&c, root);
     memset(path, 'Z', sizeof path);
-    CHECK_EQ_U(fgi_finding_store(&f, path, sizeof path), 0); /* stored; the path did not fit */
+    CHECK_EQ_U(fgi_store_finding(&f, path, sizeof path), 0); /* stored; the path did not fit */
     CHECK_LONG_STR(path, "");
     memset(path, 'Z', sizeof path);
-    CHECK_EQ_U(fgi_finding_store(&f, path, 0), 0); /* no room at all: untouched */
+    CHECK_EQ_U(fgi_store_finding(&f, path, 0), 0); /* no room at all: untouched */
     CHECK(path[0] == 'Z');
     free(release_stderr(&c));
     rm_rf(root);

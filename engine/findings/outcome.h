@@ -1,4 +1,4 @@
-/* engine/run/outcome.h — the layout of an outcome, shared by the session (which fills it),
+/* engine/findings/outcome.h — the layout of an outcome, shared by the session (which fills it),
  * the report writer and the accessors. */
 #ifndef FG_OUTCOME_H
 #define FG_OUTCOME_H

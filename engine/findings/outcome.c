@@ -1,6 +1,6 @@
-/* engine/run/outcome.c — what one target's run produced: counts, findings by class, and its
+/* engine/findings/outcome.c — what one target's run produced: counts, findings by class, and its
  * series over cases. */
-#include "engine/run/outcome.h"
+#include "engine/findings/outcome.h"
 
 #include "engine/base/hex.h"
 
@@ -118,7 +118,7 @@ fg_finding *fgi_outcome_add(fg_outcome *o, const fgi_finding_rec *rec, int *chan
     o->first_case[o->nfindings] = rec->case_index;
     fg_finding *f = &o->findings[o->nfindings];
     memset(f, 0, sizeof *f);
-    f->target = fgi_strdup(rec->target);
+    f->target = fgi_strdup(rec->at->target);
     f->kind = fgi_strdup(rec->kind);
     f->class_id = fgi_strdup(rec->class_id);
     f->count = 1;
