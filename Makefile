@@ -134,10 +134,12 @@ $(B)/%.o: %.c $(B)/flags.stamp
 	$(CC) $(CFLAGS_ALL) -I. -c $< -o $@
 
 # The interposed allocator runs before ASan has initialised (the dynamic loader allocates):
-# it must not touch shadow memory itself. It forwards to ASan's allocator, so ASan still
+# it must not touch shadow memory itself. It forwards to ASan's allocator (the real
+# allocator, engine/base/real_alloc.c, which is compiled the same way), so ASan still
 # checks every block.
+HEAP_OBJ := $(B)/oracle/heap.o $(B)/engine/base/real_alloc.o
 ifneq ($(findstring address,$(SANITIZE)),)
-$(B)/oracle/heap.o: CFLAGS_ALL += -fno-sanitize=address -DFGI_ASAN=1
+$(HEAP_OBJ): CFLAGS_ALL += -fno-sanitize=address -DFGI_ASAN=1
 endif
 
 # The memcmp-family forwarders must not be compiled back into calls to themselves.
@@ -318,7 +320,7 @@ LF_CFLAGS ?= -g -O1
 LF_UNDER_TEST := engine/base/hex.c engine/run/options.c engine/base/mem.c engine/base/clocale.c \
                  engine/base/errors.c \
                  engine/base/errout.c \
-                 bridge/standalone/heap_libc.c
+                 bridge/standalone/real_alloc_libc.c
 LF_SRC := bridge/standalone/lf_adapter.c bridge/standalone/standalone.c $(LF_UNDER_TEST) $(wildcard targets/lib/*.c)
 LF_NAMES := $(patsubst targets/%.c,%,$(wildcard targets/*.c))
 # The Brotli targets with the Brotli oracle, or not at all (a skipped target has no body).

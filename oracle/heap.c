@@ -53,8 +53,8 @@
  */
 #include "oracle/heap.h"
 
+#include "engine/base/real_alloc.h"
 #include "oracle/case.h"
-#include "oracle/heap_real.h"
 
 #include <dlfcn.h>
 #include <malloc.h>
@@ -211,37 +211,9 @@ HOT void add_live(_Atomic size_t *count, _Atomic size_t *live, size_t bytes, int
 
 #ifdef FGI_ASAN
 void __asan_poison_memory_region(void const volatile *addr, size_t size);
-size_t FGI_REAL(malloc_usable_size)(void *p);
 #define POISON(b, n) __asan_poison_memory_region((b), (n))
-#define REAL_USABLE(b) FGI_REAL(malloc_usable_size)(b)
 #else
 #define POISON(b, n) ((void)(b), (void)(n))
-/* glibc exports malloc_usable_size under no other name. The next definition after this
- * program's own (ours) is found the way __libc_malloc was bound — the C library's, or a
- * preloaded allocator's that defines both — so the two always belong together. Looked up
- * at the first arm, before any block has a header (in a -static link there is none to
- * find, nor any headed block: the interposed family is not the program's there). */
-static size_t (*_Atomic libc_usable)(void *);
-
-static void find_usable(void)
-{
-    if (!atomic_load_explicit(&libc_usable, RELAXED))
-        atomic_store_explicit(&libc_usable,
-                              (size_t(*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size"),
-                              RELAXED);
-}
-
-static size_t real_usable(void *b)
-{
-    find_usable();
-    size_t (*fn)(void *) = atomic_load_explicit(&libc_usable, RELAXED);
-    if (!fn) {
-        fputs("fuzzgate: the C library's malloc_usable_size cannot be found\n", stderr);
-        abort();
-    }
-    return fn(b);
-}
-#define REAL_USABLE(b) real_usable(b)
 #endif
 
 HOT hdr *hdr_of(const void *p)
@@ -312,13 +284,13 @@ HOT void *raw_alloc(size_t size, unsigned shift, int zero)
 /* The bytes the program may use at headed p (its shift read, not its tag). */
 static size_t headed_usable(void *p)
 {
-    return REAL_USABLE(block_of(p)) - lead_of(hdr_of(p));
+    return fgi_real_usable(block_of(p)) - lead_of(hdr_of(p));
 }
 
 /* The bytes the program may use at p, headed or not. */
 static size_t usable_of(void *p)
 {
-    return headed(p) ? headed_usable(p) : REAL_USABLE(p);
+    return headed(p) ? headed_usable(p) : fgi_real_usable(p);
 }
 
 /* Frees p, headed or not, to the allocator underneath. */
@@ -1145,9 +1117,7 @@ void fgi_heap_arm(size_t allowance)
 {
     /* The calling thread becomes the owner. Frees another thread deferred after an
      * earlier disarm are taken first, as the old owner's (same thread in practice). */
-#ifndef FGI_ASAN
-    find_usable(); /* now, while no call of the family is under way */
-#endif
+    fgi_real_find_usable(); /* now, while no call of the family is under way */
     drain();
     atomic_store_explicit(&heap.owner, &heap_thread, RELAXED);
     /* No lock while not held: disarmed nobody reads these, and the release store below
@@ -1374,24 +1344,4 @@ size_t fgi_heap_default_allowance(size_t input_size)
 {
     size_t per = input_size > SIZE_MAX / 128 ? SIZE_MAX / 2 : input_size * 64;
     return ((size_t)32 << 20) + per;
-}
-
-void *fgi_heap_real_malloc(size_t size)
-{
-    return FGI_REAL(malloc)(size);
-}
-
-void *fgi_heap_real_calloc(size_t n, size_t size)
-{
-    return FGI_REAL(calloc)(n, size);
-}
-
-void *fgi_heap_real_realloc(void *p, size_t size)
-{
-    return FGI_REAL(realloc)(p, size);
-}
-
-void fgi_heap_real_free(void *p)
-{
-    FGI_REAL(free)(p);
 }

@@ -65,12 +65,6 @@ FGI_HIDDEN size_t fgi_heap_quarantined(size_t *blocks);
 /* Writes "module+0xoffset" for a code address: module-relative, so ASLR changes nothing. */
 FGI_HIDDEN void fgi_heap_site_name(uintptr_t pc, char *out, size_t cap);
 
-/* The engine's own allocator (no accounting, never refused). */
-FGI_HIDDEN void *fgi_heap_real_malloc(size_t size);
-FGI_HIDDEN void *fgi_heap_real_calloc(size_t n, size_t size);
-FGI_HIDDEN void *fgi_heap_real_realloc(void *p, size_t size);
-FGI_HIDDEN void fgi_heap_real_free(void *p);
-
 /* The default allowance when a target declares none: 32 MiB + 64 bytes per input byte.
  * Arbitrary but honest: generous for a parser of the bytes present, far below what a
  * declared-length allocation from a forged header asks for. */
