@@ -55,12 +55,11 @@
 
 #include "engine/base/real_alloc.h"
 #include "oracle/case.h"
+#include "oracle/frames.h"
 
-#include <dlfcn.h>
 #include <malloc.h>
 #include <errno.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -715,7 +714,7 @@ static void refuse(size_t size, uintptr_t site)
     unlock();
     if (fgi_case_on_thread()) {
         char where[128];
-        fgi_heap_site_name(site, where, sizeof where);
+        fgi_frames_site_name(site, where, sizeof where);
         fgi_case_end("amplification", where,
                      "an allocation of %zu bytes, with %zu bytes live, would pass the "
                      "case's allowance of %zu bytes (at %s)",
@@ -1326,18 +1325,6 @@ size_t fgi_heap_quarantined(size_t *blocks)
         *blocks = heap.q.live;
     unlock();
     return bytes;
-}
-
-void fgi_heap_site_name(uintptr_t pc, char *out, size_t cap)
-{
-    Dl_info info;
-    if (pc && dladdr((void *)pc, &info) && info.dli_fname) {
-        const char *base = strrchr(info.dli_fname, '/');
-        base = base ? base + 1 : info.dli_fname;
-        snprintf(out, cap, "%s+0x%zx", base, (size_t)(pc - (uintptr_t)info.dli_fbase));
-    } else {
-        snprintf(out, cap, "?+0x0");
-    }
 }
 
 size_t fgi_heap_default_allowance(size_t input_size)

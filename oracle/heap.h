@@ -62,8 +62,6 @@ FGI_HIDDEN void fgi_heap_release(void);
 /* The allocator's bytes under the quarantine's blocks, and in *blocks (when not NULL)
  * how many there are. */
 FGI_HIDDEN size_t fgi_heap_quarantined(size_t *blocks);
-/* Writes "module+0xoffset" for a code address: module-relative, so ASLR changes nothing. */
-FGI_HIDDEN void fgi_heap_site_name(uintptr_t pc, char *out, size_t cap);
 
 /* The default allowance when a target declares none: 32 MiB + 64 bytes per input byte.
  * Arbitrary but honest: generous for a parser of the bytes present, far below what a
