@@ -1326,9 +1326,3 @@ size_t fgi_heap_quarantined(size_t *blocks)
     unlock();
     return bytes;
 }
-
-size_t fgi_heap_default_allowance(size_t input_size)
-{
-    size_t per = input_size > SIZE_MAX / 128 ? SIZE_MAX / 2 : input_size * 64;
-    return ((size_t)32 << 20) + per;
-}

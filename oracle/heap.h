@@ -63,9 +63,4 @@ FGI_HIDDEN void fgi_heap_release(void);
  * how many there are. */
 FGI_HIDDEN size_t fgi_heap_quarantined(size_t *blocks);
 
-/* The default allowance when a target declares none: 32 MiB + 64 bytes per input byte.
- * Arbitrary but honest: generous for a parser of the bytes present, far below what a
- * declared-length allocation from a forged header asks for. */
-FGI_HIDDEN size_t fgi_heap_default_allowance(size_t input_size);
-
 #endif
