@@ -134,10 +134,11 @@ $(B)/%.o: %.c $(B)/flags.stamp
 	$(CC) $(CFLAGS_ALL) -I. -c $< -o $@
 
 # The interposed allocator runs before ASan has initialised (the dynamic loader allocates):
-# it must not touch shadow memory itself. It forwards to ASan's allocator (the real
-# allocator, engine/base/real_alloc.c, which is compiled the same way), so ASan still
-# checks every block.
-HEAP_OBJ := $(B)/oracle/heap.o $(B)/engine/base/real_alloc.o
+# no part of the heap oracle (oracle/heap*.c: they read and write the poisoned headers)
+# may touch shadow memory itself. It forwards to ASan's allocator (the real allocator,
+# engine/base/real_alloc.c, which is compiled the same way), so ASan still checks every
+# block.
+HEAP_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard oracle/heap*.c)) $(B)/engine/base/real_alloc.o
 ifneq ($(findstring address,$(SANITIZE)),)
 $(HEAP_OBJ): CFLAGS_ALL += -fno-sanitize=address -DFGI_ASAN=1
 endif

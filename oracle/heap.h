@@ -8,6 +8,10 @@
  * case's live bytes past its allowance is refused: on the case's thread the case is ended
  * at once as an `amplification` finding; on another thread it returns NULL and the finding
  * is reported when the case ends.
+ *
+ * The oracle is in parts: the interposed family (heap_malloc.c), the registry and this API
+ * (heap.c), the other threads' table (heap_table.c), the quarantine of ended cases' blocks
+ * (heap_quarantine.c), and the hot helpers they all inline (heap_block.h, heap_registry.h).
  */
 #ifndef FG_HEAP_H
 #define FG_HEAP_H
@@ -59,8 +63,5 @@ FGI_HIDDEN void fgi_heap_live_runs(unsigned first, uint8_t *live, unsigned n);
  * back to the allocator at once: the target may still reach one (a global it set during
  * the case), and its later free or realloc of one is done as asked. */
 FGI_HIDDEN void fgi_heap_release(void);
-/* The allocator's bytes under the quarantine's blocks, and in *blocks (when not NULL)
- * how many there are. */
-FGI_HIDDEN size_t fgi_heap_quarantined(size_t *blocks);
 
 #endif

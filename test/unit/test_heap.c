@@ -12,6 +12,7 @@
 #include "test/support/check.h"
 
 #include "oracle/heap.h"
+#include "oracle/heap_quarantine.h"
 
 #include <fcntl.h>
 #include <malloc.h>
