@@ -136,10 +136,13 @@ $(B)/%.o: %.c $(B)/flags.stamp
 	$(CC) $(CFLAGS_ALL) -I. -c $< -o $@
 
 # The interposed allocator runs before ASan has initialised (the dynamic loader allocates):
-# it must not touch shadow memory itself. It forwards to ASan's allocator, so ASan still
-# checks every block.
+# no part of the heap oracle (oracle/heap*.c: they read and write the poisoned headers)
+# may touch shadow memory itself. It forwards to ASan's allocator (the real allocator,
+# engine/base/real_alloc.c, which is compiled the same way), so ASan still checks every
+# block.
+HEAP_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard oracle/heap*.c)) $(B)/engine/base/real_alloc.o
 ifneq ($(findstring address,$(SANITIZE)),)
-$(B)/oracle/heap.o: CFLAGS_ALL += -fno-sanitize=address -DFGI_ASAN=1
+$(HEAP_OBJ): CFLAGS_ALL += -fno-sanitize=address -DFGI_ASAN=1
 endif
 
 # The memcmp-family forwarders must not be compiled back into calls to themselves.
@@ -322,7 +325,7 @@ LF_CFLAGS ?= -g -O1
 LF_UNDER_TEST := engine/base/hex.c engine/run/options.c engine/base/mem.c engine/base/clocale.c \
                  engine/base/errors.c \
                  engine/base/errout.c \
-                 bridge/standalone/heap_libc.c
+                 bridge/standalone/real_alloc_libc.c
 LF_SRC := bridge/standalone/lf_adapter.c bridge/standalone/standalone.c $(LF_UNDER_TEST) $(wildcard targets/lib/*.c)
 LF_NAMES := $(patsubst targets/%.c,%,$(wildcard targets/*.c))
 # The Brotli targets with the Brotli oracle, or not at all (a skipped target has no body).

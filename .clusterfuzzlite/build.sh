@@ -17,7 +17,7 @@ cd "$TREE"
 under_test="engine/base/hex.c engine/run/options.c engine/base/mem.c engine/base/clocale.c"
 under_test="$under_test engine/base/errors.c"
 under_test="$under_test engine/base/errout.c"
-under_test="$under_test bridge/standalone/heap_libc.c"
+under_test="$under_test bridge/standalone/real_alloc_libc.c"
 # Code several files of one target share (not targets of their own).
 under_test="$under_test $(echo targets/lib/*.c)"
 # The Brotli targets need the Brotli oracle and library (libbrotli-dev in the Dockerfile);

@@ -6,6 +6,7 @@
  * modules, not to a static link. Usage: bench-heap-arm BATCHES; prints
  * "bench-arm: N cases, median batch M ns".
  */
+#include "oracle/allowance.h"
 #include "oracle/heap.h"
 #include "pairs.h"
 
@@ -17,7 +18,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s BATCHES\n", argv[0]);
         return 2;
     }
-    size_t allowance = fgi_heap_default_allowance(0);
+    size_t allowance = fgi_allowance_default(0);
     fgi_heap_report r;
     for (unsigned long long i = 0; i < batches; i++) {
         uint64_t t0 = bench_pairs_now();

@@ -15,7 +15,7 @@
 #define FGI_HIDDEN __attribute__((visibility("hidden")))
 
 /* FGI_ASAN: this object is part of an AddressSanitizer build. The Makefile defines it for
- * the one file it compiles without ASan instrumentation (oracle/heap.c). */
+ * the files it compiles without ASan instrumentation (the heap oracle's, HEAP_OBJ). */
 #if !defined(FGI_ASAN) && defined(__SANITIZE_ADDRESS__)
 #define FGI_ASAN 1
 #elif !defined(FGI_ASAN) && defined(__has_feature)

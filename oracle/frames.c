@@ -1,4 +1,5 @@
-/* oracle/frames.c — capturing and naming a dying case's frames. */
+/* oracle/frames.c — code addresses, named module-relative: a dying case's frames, captured
+ * in its signal handler, and the allocation sites of the heap oracles' findings. */
 #include "oracle/frames.h"
 
 #include <dlfcn.h>
@@ -129,4 +130,14 @@ void fgi_frames_describe(const uint64_t *pcs, unsigned n, int from_sanitizer, ch
     }
     if (used >= cap)
         out[cap - 1] = '\0';
+}
+
+void fgi_frames_site_name(uintptr_t pc, char *out, size_t cap)
+{
+    Dl_info info;
+    if (pc && dladdr((void *)pc, &info) && info.dli_fname)
+        snprintf(out, cap, "%s+0x%zx", base_name(info.dli_fname),
+                 (size_t)(pc - (uintptr_t)info.dli_fbase));
+    else
+        snprintf(out, cap, "?+0x0");
 }

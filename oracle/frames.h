@@ -5,7 +5,8 @@
  * "libfoo.so.1+0x3c4"): the same crash gets the same class on every run of a build. The
  * capture runs in a signal handler (backtrace, warmed up once so it does not load
  * anything then); the naming (dladdr) runs later in the supervisor, which has the same
- * mappings as the forked executor.
+ * mappings as the forked executor. An allocation site (the heap oracles' findings) is
+ * named the same way, one address at a time.
  */
 #ifndef FG_FRAMES_H
 #define FG_FRAMES_H
@@ -28,5 +29,9 @@ FGI_HIDDEN uint64_t fgi_frames_sp(void *uctx);
  * capture began inside a sanitizer's report path (its own frames come first). */
 FGI_HIDDEN void fgi_frames_describe(const uint64_t *pcs, unsigned n, int from_sanitizer,
                                     char *out, size_t cap);
+/* Writes "module+0xoffset" for one code address (an allocation site, for the heap
+ * oracles' findings): module-relative, so ASLR changes nothing; the main program is named
+ * by its file name, not "exe"; "?+0x0" when no module holds pc (or pc is 0). */
+FGI_HIDDEN void fgi_frames_site_name(uintptr_t pc, char *out, size_t cap);
 
 #endif

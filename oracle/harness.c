@@ -10,6 +10,7 @@
 #include "engine/feedback/coverage.h"
 #include "engine/feedback/signals.h"
 #include "engine/supervise/wire.h"
+#include "oracle/allowance.h"
 #include "oracle/crash.h"
 #include "oracle/heap.h"
 #include "oracle/retention.h"
@@ -133,7 +134,7 @@ static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
     if (size)
         memcpy(in, data, size);
     size_t allowance = e->target->allowance ? e->target->allowance(size)
-                                            : fgi_heap_default_allowance(size);
+                                            : fgi_allowance_default(size);
     fgi_case_state *c = &fgi_case_now;
     res->status = FGI_CASE_OK;
     res->rejected = 0;

@@ -8,6 +8,10 @@
  * case's live bytes past its allowance is refused: on the case's thread the case is ended
  * at once as an `amplification` finding; on another thread it returns NULL and the finding
  * is reported when the case ends.
+ *
+ * The oracle is in parts: the interposed family (heap_malloc.c), the registry and this API
+ * (heap.c), the other threads' table (heap_table.c), the quarantine of ended cases' blocks
+ * (heap_quarantine.c), and the hot helpers they all inline (heap_block.h, heap_registry.h).
  */
 #ifndef FG_HEAP_H
 #define FG_HEAP_H
@@ -59,21 +63,5 @@ FGI_HIDDEN void fgi_heap_live_runs(unsigned first, uint8_t *live, unsigned n);
  * back to the allocator at once: the target may still reach one (a global it set during
  * the case), and its later free or realloc of one is done as asked. */
 FGI_HIDDEN void fgi_heap_release(void);
-/* The allocator's bytes under the quarantine's blocks, and in *blocks (when not NULL)
- * how many there are. */
-FGI_HIDDEN size_t fgi_heap_quarantined(size_t *blocks);
-/* Writes "module+0xoffset" for a code address: module-relative, so ASLR changes nothing. */
-FGI_HIDDEN void fgi_heap_site_name(uintptr_t pc, char *out, size_t cap);
-
-/* The engine's own allocator (no accounting, never refused). */
-FGI_HIDDEN void *fgi_heap_real_malloc(size_t size);
-FGI_HIDDEN void *fgi_heap_real_calloc(size_t n, size_t size);
-FGI_HIDDEN void *fgi_heap_real_realloc(void *p, size_t size);
-FGI_HIDDEN void fgi_heap_real_free(void *p);
-
-/* The default allowance when a target declares none: 32 MiB + 64 bytes per input byte.
- * Arbitrary but honest: generous for a parser of the bytes present, far below what a
- * declared-length allocation from a forged header asks for. */
-FGI_HIDDEN size_t fgi_heap_default_allowance(size_t input_size);
 
 #endif

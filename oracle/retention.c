@@ -17,6 +17,8 @@
  */
 #include "oracle/retention.h"
 
+#include "oracle/frames.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +34,7 @@ static void report(fgi_case_result *res, const fgi_heap_report *sites, size_t gr
 {
     static char names[FGI_HEAP_SITES][96]; /* run thread only; too big for the stack */
     for (unsigned i = 0; i < sites->nsites; i++)
-        fgi_heap_site_name(sites->sites[i], names[i], sizeof names[i]);
+        fgi_frames_site_name(sites->sites[i], names[i], sizeof names[i]);
     qsort(names, sites->nsites, sizeof names[0], by_name);
     char where[4 * 96 + 8] = "";
     size_t used = 0;

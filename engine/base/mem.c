@@ -3,7 +3,7 @@
 
 #include "engine/base/clocale.h"
 #include "engine/base/errout.h"
-#include "oracle/heap.h"
+#include "engine/base/real_alloc.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -38,26 +38,26 @@ void *fgi_malloc(size_t size)
 {
     if (injected_failure())
         return NULL;
-    return fgi_heap_real_malloc(size ? size : 1);
+    return fgi_real_malloc(size ? size : 1);
 }
 
 void *fgi_calloc(size_t n, size_t size)
 {
     if (injected_failure())
         return NULL;
-    return fgi_heap_real_calloc(n ? n : 1, size ? size : 1);
+    return fgi_real_calloc(n ? n : 1, size ? size : 1);
 }
 
 void *fgi_realloc(void *p, size_t size)
 {
     if (injected_failure())
         return NULL;
-    return fgi_heap_real_realloc(p, size ? size : 1);
+    return fgi_real_realloc(p, size ? size : 1);
 }
 
 void fgi_free(void *p)
 {
-    fgi_heap_real_free(p);
+    fgi_real_free(p);
 }
 
 void *fgi_memdup(const void *p, size_t size)

@@ -71,10 +71,10 @@ __attribute__((constructor)) static void resolve(void)
 /* The hooks' pc: the call site in the caller. */
 #define CALLER __builtin_return_address(0)
 
-/* Weak, as the malloc family in oracle/heap.c: in a dynamic link the program's definition
- * interposes whatever its binding; in a -static link libc.a's (pulled in for another
- * symbol of its object, such as bcmp) wins instead of failing the link, and comparisons
- * of uninstrumented code go unseen. */
+/* Weak, as the malloc family in oracle/heap_malloc.c: in a dynamic link the program's
+ * definition interposes whatever its binding; in a -static link libc.a's (pulled in for
+ * another symbol of its object, such as bcmp) wins instead of failing the link, and
+ * comparisons of uninstrumented code go unseen. */
 #define INTERPOSED __attribute__((weak))
 
 /* Byte loops for the moments before the constructor ran. */
