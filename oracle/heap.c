@@ -1,4 +1,5 @@
-/* oracle/heap.c — the registry of a case's live blocks, and the heap oracle's API over it.
+/* oracle/heap.c — the registry of a case's live blocks, and the heap oracle's calls that
+ * read it (the switches that arm it are heap_malloc.c's).
  *
  * The registry has two sides. The owner — the thread that armed it (the thread running
  * the case, and between the runs of a retention check the engine on that same thread) —
@@ -17,7 +18,7 @@
  * minus base (the owner's and other threads' views, each taken at their own calls).
  *
  * The heap oracle is in parts, in the shape of compiler-rt's allocator: the interposed
- * family (heap_malloc.c), this registry and the API (here), the other threads' table
+ * family and its switches (heap_malloc.c), this registry (here), the other threads' table
  * (heap_table.c), the quarantine (heap_quarantine.c); the hot helpers they share are
  * inlined from heap_block.h (a block's header) and heap_registry.h (the registry's state).
  */
@@ -39,7 +40,7 @@ _Thread_local char fgi_heap_thread;
 
 /* ---- the owner's list ------------------------------------------------------------- */
 
-static void own_empty(void)
+void fgi_heap_own_empty(void)
 {
     fgi_heap_list *l = &fgi_heap.own;
     if (l->cap > 16 * FGI_HEAP_FIRST_CAP && l->n * 16 < l->cap) {
@@ -86,60 +87,28 @@ void fgi_heap_refuse(size_t size, uintptr_t site)
     }
 }
 
+/* ---- deferred frees: the owner's side --------------------------------------------- */
+
+/* The owner's side of frees another thread deferred (heap_malloc.c pushes them). */
+void fgi_heap_drain_now(void)
+{
+    void *p = atomic_exchange_explicit(&fgi_heap.remote, NULL, memory_order_acquire);
+    while (p) { /* each headed, its tag word the link (defer_free) */
+        void *next = fgi_heap_link_of(p);
+        size_t usable = fgi_heap_headed_usable(p);
+        int mine = fgi_heap_queued(p) ? fgi_heap_unqueue(p) /* released meanwhile */
+                                      : (fgi_heap_own_forget(p), 1);
+        /* after: never counted twice as gone */
+        atomic_fetch_sub_explicit(&fgi_heap.deferred, usable, memory_order_relaxed);
+        if (mine)
+            FGI_REAL(free)(fgi_heap_block_of(p));
+        p = next;
+    }
+}
+
 /* ---- the oracle side: the owner's calls -------------------------------------------- */
 
-int fgi_heap_interposed(void)
-{
-    void *(*volatile alloc)(size_t) = malloc; /* called as the program calls it */
-    fgi_heap_report r;
-    fgi_heap_arm(SIZE_MAX);
-    void (*volatile release)(void *) = free;
-    void *p = alloc(1);
-    fgi_heap_disarm(&r);
-    release(p);
-    fgi_heap_hold(0); /* recording off, the registry empty */
-    return r.live_blocks > 0;
-}
-
-void fgi_heap_arm(size_t allowance)
-{
-    /* The calling thread becomes the owner. Frees another thread deferred after an
-     * earlier disarm are taken first, as the old owner's (same thread in practice). */
-    fgi_real_find_usable(); /* now, while no call of the family is under way */
-    fgi_heap_drain();
-    atomic_store_explicit(&fgi_heap.owner, &fgi_heap_thread, memory_order_relaxed);
-    /* No lock while not held: disarmed nobody reads these, and the release store below
-     * publishes them. Held, another thread may be freeing an earlier run's block. */
-    int held = fgi_heap.hold;
-    if (held) {
-        fgi_heap_lock();
-    } else { /* what the last run left was kept for a retention check that did not come */
-        own_empty();
-        /* nothing to do, and no lock, when no other thread allocated */
-        if (FGI_HEAP_COUNT(&fgi_heap.other) || fgi_heap.other.high) {
-            fgi_heap_lock(); /* another thread may still be in a free it began while held */
-            fgi_heap_table_empty(&fgi_heap.other);
-            fgi_heap_unlock();
-        }
-    }
-    fgi_heap.allowance = allowance;
-    fgi_heap.base = held ? FGI_HEAP_LIVE(&fgi_heap.own) + FGI_HEAP_LIVE(&fgi_heap.other) : 0;
-    fgi_heap.gen = held ? fgi_heap.gen + 1 : 0;
-    fgi_heap.peak = 0;
-    fgi_heap.other_peak = 0;
-    fgi_heap.refused = 0;
-    fgi_heap.refused_size = 0;
-    if (held)
-        fgi_heap_unlock();
-    atomic_store_explicit(&fgi_heap.armed, FGI_HEAP_ARMED, memory_order_release);
-}
-
-/* Weak: present only under LeakSanitizer (ASan). */
-extern void __lsan_ignore_object(const void *p) __attribute__((weak));
-
-/* Calls fn on every live block of the owner's of runs first .. first + n - 1 (the other
- * threads': fgi_heap_table_each, under the lock). */
-static void each_own(unsigned first, unsigned n, fgi_heap_block_fn *fn, void *ctx)
+void fgi_heap_own_each(unsigned first, unsigned n, fgi_heap_block_fn *fn, void *ctx)
 {
     const fgi_heap_list *l = &fgi_heap.own;
     for (size_t i = 0; FGI_HEAP_COUNT(l) && i < l->n; i++) {
@@ -147,12 +116,6 @@ static void each_own(unsigned first, unsigned n, fgi_heap_block_fn *fn, void *ct
         if (e->p && e->gen - first < n)
             fn(fgi_heap_block_of((void *)e->p), e->site, e->gen, ctx);
     }
-}
-
-static void ignore_leak(void *block, uintptr_t site, unsigned gen, void *ctx)
-{
-    (void)site, (void)gen, (void)ctx;
-    __lsan_ignore_object(block);
 }
 
 static void add_site(void *block, uintptr_t site, unsigned gen, void *ctx)
@@ -166,52 +129,10 @@ static void add_site(void *block, uintptr_t site, unsigned gen, void *ctx)
         r->sites[r->nsites++] = site;
 }
 
-/* The owner ends a run: recording goes to `state`, and the frees other threads deferred so
- * far are taken, so the report counts them. (One that another thread defers after this,
- * having seen the registry armed just before, waits for the next arm's drain.) */
-static void stop(int state)
+void fgi_heap_stop(int state)
 {
     atomic_store_explicit(&fgi_heap.armed, state, memory_order_release);
     fgi_heap_drain();
-}
-
-void fgi_heap_disarm(fgi_heap_report *r)
-{
-    /* HELD even when not holding: the run's blocks stay recorded (for a retention check
-     * that may follow), so their frees must be seen until the next arm empties them, or a
-     * freed address allocated again would be recorded twice. */
-    stop(FGI_HEAP_HELD);
-    fgi_heap_lock();
-    r->nsites = 0; /* not a memset: sites[] is large and this runs every case */
-    r->live_bytes = FGI_HEAP_LIVE(&fgi_heap.own) + FGI_HEAP_LIVE(&fgi_heap.other);
-    r->live_blocks = FGI_HEAP_COUNT(&fgi_heap.own) + FGI_HEAP_COUNT(&fgi_heap.other);
-    r->peak_bytes = fgi_heap.peak > fgi_heap.other_peak ? fgi_heap.peak : fgi_heap.other_peak;
-    r->refused = fgi_heap.refused;
-    r->refused_size = fgi_heap.refused_size;
-    /* What a case keeps is judged by the retention check (lazy initialisation and "keep
-     * the latest" pass, growth on every run is a finding); LeakSanitizer keeps judging
-     * the engine's own memory, so a target leak is not reported twice. The sites are
-     * named only for a finding (fgi_heap_held_sites): no scan of the registry here. */
-    if (__lsan_ignore_object) {
-        each_own(fgi_heap.gen, 1, ignore_leak, NULL);
-        fgi_heap_table_each(&fgi_heap.other, fgi_heap.gen, 1, ignore_leak, NULL);
-    }
-    fgi_heap_unlock();
-}
-
-void fgi_heap_hold(int on)
-{
-    if (!on && FGI_HEAP_STATE() == FGI_HEAP_HELD)
-        atomic_store_explicit(&fgi_heap.armed, FGI_HEAP_OFF, memory_order_release);
-    fgi_heap_drain();
-    fgi_heap_lock();
-    fgi_heap.hold = on;
-    if (!on) {
-        own_empty();
-        fgi_heap_table_empty(&fgi_heap.other);
-        fgi_heap.gen = 0;
-    }
-    fgi_heap_unlock();
 }
 
 void fgi_heap_held_sites(fgi_heap_report *r, unsigned runs_ago)
@@ -219,7 +140,7 @@ void fgi_heap_held_sites(fgi_heap_report *r, unsigned runs_ago)
     fgi_heap_drain();
     fgi_heap_lock();
     r->nsites = 0;
-    each_own(fgi_heap.gen - runs_ago, 1, add_site, r);
+    fgi_heap_own_each(fgi_heap.gen - runs_ago, 1, add_site, r);
     fgi_heap_table_each(&fgi_heap.other, fgi_heap.gen - runs_ago, 1, add_site, r);
     fgi_heap_unlock();
 }
@@ -246,7 +167,7 @@ void fgi_heap_live_runs(unsigned first, uint8_t *live, unsigned n)
     memset(live, 0, n);
     runs r = {first, live};
     fgi_heap_drain();
-    each_own(first, n, mark_live, &r);
+    fgi_heap_own_each(first, n, mark_live, &r);
     fgi_heap_lock();
     fgi_heap_table_each(&fgi_heap.other, first, n, mark_live, &r);
     fgi_heap_unlock();
@@ -254,7 +175,7 @@ void fgi_heap_live_runs(unsigned first, uint8_t *live, unsigned n)
 
 void fgi_heap_release(void)
 {
-    stop(fgi_heap.hold ? FGI_HEAP_HELD : FGI_HEAP_OFF);
+    fgi_heap_stop(fgi_heap.hold ? FGI_HEAP_HELD : FGI_HEAP_OFF);
     /* Only the owner's blocks of this run: a thread the case started may still own its
      * own, and what earlier runs of a held registry left belongs to the target. They go to
      * the quarantine, not back to the allocator (heap_quarantine.c says why). */
@@ -279,7 +200,7 @@ void fgi_heap_release(void)
         fgi_heap_table_drop_run(&fgi_heap.other, fgi_heap.gen);
         fgi_heap_unlock();
     } else {
-        own_empty();
+        fgi_heap_own_empty();
         fgi_heap_lock();
         fgi_heap_table_empty(&fgi_heap.other);
         fgi_heap_unlock();

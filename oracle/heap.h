@@ -9,8 +9,9 @@
  * at once as an `amplification` finding; on another thread it returns NULL and the finding
  * is reported when the case ends.
  *
- * The oracle is in parts: the interposed family (heap_malloc.c), the registry and this API
- * (heap.c), the other threads' table (heap_table.c), the quarantine of ended cases' blocks
+ * The oracle is in parts: the interposed family and the switches every call of it reads
+ * (heap_malloc.c: fgi_heap_interposed, _arm, _disarm, _hold), the registry and the rest of
+ * this API (heap.c), the other threads' table (heap_table.c), the quarantine of ended cases' blocks
  * (heap_quarantine.c), and the hot helpers they all inline (heap_block.h, heap_registry.h).
  */
 #ifndef FG_HEAP_H

@@ -1,5 +1,5 @@
-/* oracle/heap_malloc.c — the interposed malloc family: its 13 entry points, and each one's
- * way through the registry while it is armed or held.
+/* oracle/heap_malloc.c — the interposed malloc family: its 13 entry points, each one's way
+ * through the registry while it is armed or held, and the switches that arm it.
  *
  * Outside a case each call forwards to the real allocator after one flag test (the armed
  * paths are out of line, so that one needs no frame). While armed, the owner's blocks are
@@ -16,6 +16,7 @@
  *     really frees it at its next call or at disarm. Realloc becomes malloc, copy,
  *     deferred free.
  */
+#include "oracle/heap.h"
 #include "oracle/heap_quarantine.h"
 #include "oracle/heap_registry.h"
 #include "oracle/heap_table.h"
@@ -169,26 +170,6 @@ static void defer_free(void *p)
         fgi_heap_set_link(p, head);
     while (!atomic_compare_exchange_weak_explicit(&fgi_heap.remote, &head, p,
                                                   memory_order_release, memory_order_relaxed));
-}
-
-/* Defined here, beside defer_free, and called from the registry's every arm, disarm and
- * hold: that call is also what links this file into every program that arms the heap
- * oracle. An archive member is linked only for a symbol still undefined, and under ASan
- * the runtime has defined malloc before libfuzzgate.a is read. */
-void fgi_heap_drain_now(void)
-{
-    void *p = atomic_exchange_explicit(&fgi_heap.remote, NULL, memory_order_acquire);
-    while (p) { /* each headed, its tag word the link (defer_free) */
-        void *next = fgi_heap_link_of(p);
-        size_t usable = fgi_heap_headed_usable(p);
-        int mine = fgi_heap_queued(p) ? fgi_heap_unqueue(p) /* released meanwhile */
-                                      : (fgi_heap_own_forget(p), 1);
-        /* after: never counted twice as gone */
-        atomic_fetch_sub_explicit(&fgi_heap.deferred, usable, memory_order_relaxed);
-        if (mine)
-            FGI_REAL(free)(fgi_heap_block_of(p));
-        p = next;
-    }
 }
 
 /* ---- the interposed family --------------------------------------------------------- */
@@ -468,4 +449,105 @@ INTERPOSED void *valloc(size_t size)
 INTERPOSED void *pvalloc(size_t size)
 {
     return aligned(4096, (size + 4095) & ~(size_t)4095, SITE());
+}
+
+/* ---- the switches: arming and disarming the family for a case ---------------------- */
+
+/* Here, beside the functions whose every call reads the state they set: the harness's
+ * calls to them are also what links this file into every program that arms the heap
+ * oracle (an archive member is linked only for a symbol still undefined, and under ASan
+ * the runtime has defined malloc before libfuzzgate.a is read). */
+
+int fgi_heap_interposed(void)
+{
+    void *(*volatile alloc)(size_t) = malloc; /* called as the program calls it */
+    fgi_heap_report r;
+    fgi_heap_arm(SIZE_MAX);
+    void (*volatile release)(void *) = free;
+    void *p = alloc(1);
+    fgi_heap_disarm(&r);
+    release(p);
+    fgi_heap_hold(0); /* recording off, the registry empty */
+    return r.live_blocks > 0;
+}
+
+void fgi_heap_arm(size_t allowance)
+{
+    /* The calling thread becomes the owner. Frees another thread deferred after an
+     * earlier disarm are taken first, as the old owner's (same thread in practice). */
+    fgi_real_find_usable(); /* now, while no call of the family is under way */
+    fgi_heap_drain();
+    atomic_store_explicit(&fgi_heap.owner, &fgi_heap_thread, memory_order_relaxed);
+    /* No lock while not held: disarmed nobody reads these, and the release store below
+     * publishes them. Held, another thread may be freeing an earlier run's block. */
+    int held = fgi_heap.hold;
+    if (held) {
+        fgi_heap_lock();
+    } else { /* what the last run left was kept for a retention check that did not come */
+        fgi_heap_own_empty();
+        /* nothing to do, and no lock, when no other thread allocated */
+        if (FGI_HEAP_COUNT(&fgi_heap.other) || fgi_heap.other.high) {
+            fgi_heap_lock(); /* another thread may still be in a free it began while held */
+            fgi_heap_table_empty(&fgi_heap.other);
+            fgi_heap_unlock();
+        }
+    }
+    fgi_heap.allowance = allowance;
+    fgi_heap.base = held ? FGI_HEAP_LIVE(&fgi_heap.own) + FGI_HEAP_LIVE(&fgi_heap.other) : 0;
+    fgi_heap.gen = held ? fgi_heap.gen + 1 : 0;
+    fgi_heap.peak = 0;
+    fgi_heap.other_peak = 0;
+    fgi_heap.refused = 0;
+    fgi_heap.refused_size = 0;
+    if (held)
+        fgi_heap_unlock();
+    atomic_store_explicit(&fgi_heap.armed, FGI_HEAP_ARMED, memory_order_release);
+}
+
+/* Weak: present only under LeakSanitizer (ASan). */
+extern void __lsan_ignore_object(const void *p) __attribute__((weak));
+
+static void ignore_leak(void *block, uintptr_t site, unsigned gen, void *ctx)
+{
+    (void)site, (void)gen, (void)ctx;
+    __lsan_ignore_object(block);
+}
+
+void fgi_heap_disarm(fgi_heap_report *r)
+{
+    /* HELD even when not holding: the run's blocks stay recorded (for a retention check
+     * that may follow), so their frees must be seen until the next arm empties them, or a
+     * freed address allocated again would be recorded twice. */
+    fgi_heap_stop(FGI_HEAP_HELD);
+    fgi_heap_lock();
+    r->nsites = 0; /* not a memset: sites[] is large and this runs every case */
+    r->live_bytes = FGI_HEAP_LIVE(&fgi_heap.own) + FGI_HEAP_LIVE(&fgi_heap.other);
+    r->live_blocks = FGI_HEAP_COUNT(&fgi_heap.own) + FGI_HEAP_COUNT(&fgi_heap.other);
+    r->peak_bytes = fgi_heap.peak > fgi_heap.other_peak ? fgi_heap.peak : fgi_heap.other_peak;
+    r->refused = fgi_heap.refused;
+    r->refused_size = fgi_heap.refused_size;
+    /* What a case keeps is judged by the retention check (lazy initialisation and "keep
+     * the latest" pass, growth on every run is a finding); LeakSanitizer keeps judging
+     * the engine's own memory, so a target leak is not reported twice. The sites are
+     * named only for a finding (fgi_heap_held_sites): no scan of the registry here. */
+    if (__lsan_ignore_object) {
+        fgi_heap_own_each(fgi_heap.gen, 1, ignore_leak, NULL);
+        fgi_heap_table_each(&fgi_heap.other, fgi_heap.gen, 1, ignore_leak, NULL);
+    }
+    fgi_heap_unlock();
+}
+
+void fgi_heap_hold(int on)
+{
+    if (!on && FGI_HEAP_STATE() == FGI_HEAP_HELD)
+        atomic_store_explicit(&fgi_heap.armed, FGI_HEAP_OFF, memory_order_release);
+    fgi_heap_drain();
+    fgi_heap_lock();
+    fgi_heap.hold = on;
+    if (!on) {
+        fgi_heap_own_empty();
+        fgi_heap_table_empty(&fgi_heap.other);
+        fgi_heap.gen = 0;
+    }
+    fgi_heap_unlock();
 }

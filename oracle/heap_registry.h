@@ -189,6 +189,16 @@ FGI_HIDDEN void fgi_heap_refuse(size_t size, uintptr_t site);
 
 /* Doubles the array. 0, or -1 when out of memory (or of 32-bit indices). */
 FGI_HIDDEN int fgi_heap_own_grow(void);
+/* Empties the owner's list (its array freed when far larger than it was needed). */
+FGI_HIDDEN void fgi_heap_own_empty(void);
+/* Calls fn on every live block of the owner's of runs first .. first + n - 1 (the other
+ * threads': fgi_heap_table_each, under the lock). */
+FGI_HIDDEN void fgi_heap_own_each(unsigned first, unsigned n, fgi_heap_block_fn *fn,
+                                  void *ctx);
+/* The owner ends a run: recording goes to `state`, and the frees other threads deferred so
+ * far are taken, so the report counts them. (One that another thread defers after this,
+ * having seen the registry armed just before, waits for the next arm's drain.) */
+FGI_HIDDEN void fgi_heap_stop(int state);
 
 /* Takes an entry for headed p (a spare one first); returns its index, or FGI_HEAP_NO_ENTRY
  * when there is no room (the block goes unrecorded). */
@@ -234,7 +244,7 @@ FGI_HEAP_HOT void fgi_heap_own_forget(const void *p)
         fgi_heap_own_clear(i);
 }
 
-/* ---- frees deferred to the owner (heap_malloc.c) ----------------------------------- */
+/* ---- frees deferred to the owner (pushed in heap_malloc.c, taken in heap.c) --------- */
 
 /* The owner takes the blocks other threads freed: their entries cleared (or taken out of
  * the quarantine), then really freed. */
