@@ -1,10 +1,13 @@
 # fuzzgate — build, check, bench, install.
 #
 #   make                 build/libfuzzgate.a, build/libfuzzgate_main.a, build/fuzzgate
-#   make check           unit tests, planted-bug and determinism tests, install test, the CMake
-#                        package and its example (test/scripts/cmake.sh), the gate, and no
-#                        circle of includes (test/scripts/include_cycles.sh)
-#   make check-build     what make check runs, built and not run (make -j2 check-build)
+#   make check           what a contributor runs after every change (~1 min on 2 cores): unit,
+#                        planted-bug and determinism tests, install, the CMake package and its
+#                        example, the gate, and no include or call circle, in three lanes side
+#                        by side (see "make check's three lanes" below)
+#   make check-all       make check, then make check-extras: the long unit tests and the
+#                        ClusterFuzzLite build (.ci/run runs both in every configuration)
+#   make check-build     what make check runs, built and not run
 #   make fuzz            a depth run of every built-in target (FUZZ_SECONDS each, live status)
 #   make bench           cases/s vs libFuzzer, the oracles' cost, malloc/free pair cost (~2 min)
 #   make bench-find      time-to-find planted bugs, fuzzgate beside libFuzzer (FIND_ROWS=plain:
@@ -39,12 +42,13 @@
 #                        compiler with new warnings still builds the library.
 #   COVERAGE=1           build the targets (targets/) with gcc --coverage (make coverage sets it)
 # Test-only switches (they change what make check runs, never what is built):
-#   CFLITE=0             leave out test/scripts/clusterfuzzlite.sh, which builds and starts
-#                        the ClusterFuzzLite fuzzers with clang and ASan whatever CC,
-#                        SANITIZE and INSTRUMENT say, so it is the same check in every
-#                        configuration: .ci/run runs it with its first make check only. The
-#                        skip is printed. (The fault-injection hooks are always compiled in
-#                        and only tests call them.)
+#   CFLITE=0             make check-extras leaves out test/scripts/clusterfuzzlite.sh, which
+#                        builds and starts the ClusterFuzzLite fuzzers with clang and ASan
+#                        whatever CC, SANITIZE and INSTRUMENT say, so it is the same check in
+#                        every configuration: .ci/run runs it in its first configuration only.
+#                        The skip is printed.
+#   CHECK_JOBS=N         compiles at a time when make check builds (default 2)
+# (The fault-injection hooks are always compiled in and only tests call them.)
 
 CC       ?= cc
 OPT      ?= -O2
@@ -104,8 +108,8 @@ SUPERVISE_SRC := $(wildcard engine/supervise/*.c)
 GATE_SRC     := engine/gate/gate.c
 # a libFuzzer harness under fuzzgate: the driver and its flags table (main() is apart)
 HARNESS_SRC  := bridge/harness/libfuzzer.c bridge/harness/lf_flags.c bridge/harness/lf_banner.c
-ENGINE_SRC := $(BASE_SRC) $(FEEDBACK_SRC) $(MUTATE_SRC) $(FINDINGS_SRC) $(ORACLE_SRC) $(SEARCH_SRC) \
-              $(RUN_SRC) $(REPORT_SRC) $(SUPERVISE_SRC) $(GATE_SRC) $(HARNESS_SRC)
+ENGINE_SRC := $(BASE_SRC) $(FEEDBACK_SRC) $(MUTATE_SRC) $(FINDINGS_SRC) $(ORACLE_SRC) \
+              $(SEARCH_SRC) $(RUN_SRC) $(REPORT_SRC) $(SUPERVISE_SRC) $(GATE_SRC) $(HARNESS_SRC)
 # targets/*.c: one target a file; targets/lib/: code several files of a target share.
 TARGET_SRC := $(wildcard targets/*.c) $(wildcard targets/lib/*.c)
 TEST_SRC   := $(wildcard test/unit/*.c) $(wildcard test/e2e/*.c) $(wildcard test/support/*.c)
@@ -119,7 +123,8 @@ PLANTED_OBJ := $(B)/test/planted/planted.o $(B)/test/planted/planted_zlib.o \
                $(B)/test/planted/planted_expat.o
 LF_MAIN_OBJ := $(B)/bridge/harness/libfuzzer_main.o
 
-.PHONY: all check check-build unit gate fuzz bench bench-find bench-real brotli-seeds install clean docs \
+.PHONY: all check check-all check-extras check-build gate fuzz bench bench-find bench-real \
+        brotli-seeds install clean docs \
         libfuzzer afl coverage
 all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a $(B)/fuzzgate
 
@@ -257,42 +262,57 @@ $(B)/test-unit-nopie: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -no-pie -o $@ $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a \
 		$(BROTLI_LIBS) $(LDLIBS_ALL)
 
-check: unit gate
-
-# What `make check` runs, built: `make -j2 check-build` first lets a machine compile in
-# parallel while the tests themselves still run one at a time (.ci/run does this).
+# What `make check` runs, built. `make check` builds it CHECK_JOBS (2) compiles at a time.
 CHECK_BUILD := all $(B)/test-unit $(B)/test-unit-nopie $(B)/test-planted $(B)/test-lf \
 	$(B)/test-lf-cov $(B)/test-lf-custom $(if $(HAVE_XML),$(B)/test-lf-xml) \
 	$(if $(HAVE_BROTLI),$(B)/brotli-seeds-gen)
+CHECK_JOBS ?= 2
 
 check-build: $(CHECK_BUILD)
 
-unit: $(CHECK_BUILD)
-	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
-		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit
-	FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
-		FGT_EDGE_BUDGET="$(EDGE_BUDGET)" $(B)/test-unit-nopie cmp_
-	sh test/scripts/include_cycles.sh
-	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)" \
-		sh test/scripts/install.sh
-	CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)" \
-		sh test/scripts/cmake.sh
-	B="$(B)" sh test/scripts/libfuzzer.sh
-	B="$(B)" sh test/scripts/ci_reports.sh
+# make check's three lanes, run side by side by test/scripts/lanes.sh, which prints their
+# output in this order whichever ends first (they write no file in common):
+#   unit     the unit and end-to-end tests, the position-dependent build's comparison tests,
+#            and no include or call circle (test/scripts/include_cycles.sh)
+#   scripts  what users do around the engine: install and use it (pkg-config, CMake), the
+#            libFuzzer drop-in, CI reports, the same search under gcc and clang, and the
+#            generated Brotli seeds staying seeds the Brotli targets pass
+#   gate     every built-in target over its committed corpus plus the default case count;
+#            its "N passed, N failed" is make check's last line
+# make check-all is make check, then make check-extras: the long unit tests (FG_TEST_LONG:
+# 200,000 libFuzzer cases over libxml2, ~20 s) and, unless CFLITE=0, the ClusterFuzzLite
+# build (test/scripts/clusterfuzzlite.sh, ~40 s of clang+ASan builds), side by side.
+UNIT_ENV = FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
+	FGT_EDGE_BUDGET="$(EDGE_BUDGET)"
+SCRIPT_ENV = CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)"
+LANE_UNIT = $(UNIT_ENV) $(B)/test-unit && $(UNIT_ENV) $(B)/test-unit-nopie cmp_ && \
+	B="$(B)" sh test/scripts/include_cycles.sh
+LANE_SCRIPTS = $(SCRIPT_ENV) sh test/scripts/install.sh && \
+	$(SCRIPT_ENV) sh test/scripts/cmake.sh && B="$(B)" sh test/scripts/libfuzzer.sh && \
+	B="$(B)" sh test/scripts/ci_reports.sh && B="$(B)" CC="$(CC)" INSTRUMENT="$(INSTRUMENT)" \
+	SANITIZE="$(SANITIZE)" sh test/scripts/search_compilers.sh \
+	$(if $(HAVE_BROTLI),&& rm -rf $(B)/brotli-seeds && $(B)/brotli-seeds-gen $(B)/brotli-seeds \
+	&& $(B)/fuzzgate --corpus-out=$(B)/brotli-seeds --findings=$(B)/seed-findings --cases=0 \
+	brotli_decode$(COMMA)brotli_roundtrip$(COMMA)brotli_stream)
+LANE_GATE = $(B)/fuzzgate --findings=$(B)/gate-findings
+
+check:
+	@$(MAKE) -s --no-print-directory -j$(CHECK_JOBS) check-build
+	@sh test/scripts/lanes.sh $(B)/lanes unit "$(LANE_UNIT)" scripts "$(LANE_SCRIPTS)" \
+		gate "$(LANE_GATE)"
+
+check-extras:
+	@$(MAKE) -s --no-print-directory -j$(CHECK_JOBS) check-build
 ifeq ($(CFLITE),0)
 	@echo "clusterfuzzlite: SKIPPED: CFLITE=0 (the same check in every configuration; run it once)"
+	@sh test/scripts/lanes.sh $(B)/lanes long "$(UNIT_ENV) $(B)/test-unit --long"
 else
-	BROTLI="$(HAVE_BROTLI)" sh test/scripts/clusterfuzzlite.sh
+	@sh test/scripts/lanes.sh $(B)/lanes long "$(UNIT_ENV) $(B)/test-unit --long" \
+		clusterfuzzlite 'BROTLI="$(HAVE_BROTLI)" sh test/scripts/clusterfuzzlite.sh'
 endif
-	B="$(B)" CC="$(CC)" INSTRUMENT="$(INSTRUMENT)" SANITIZE="$(SANITIZE)" \
-		sh test/scripts/search_compilers.sh
-ifeq ($(HAVE_BROTLI),1)
-	@# The generated seeds stay seeds the Brotli targets pass.
-	rm -rf $(B)/brotli-seeds && $(B)/brotli-seeds-gen $(B)/brotli-seeds
-	@# (as --corpus-out, a resumed run's inputs: not a committed corpus, so no budget)
-	$(B)/fuzzgate --corpus-out=$(B)/brotli-seeds --findings=$(B)/seed-findings --cases=0 \
-		brotli_decode,brotli_roundtrip,brotli_stream
-endif
+
+check-all: check
+	@$(MAKE) --no-print-directory check-extras
 
 # The gate: every built-in target over its committed corpus plus the default case count.
 gate: $(B)/fuzzgate

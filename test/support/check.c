@@ -1,5 +1,6 @@
 /* test/support/check.c — runs every FG_TEST in name order; closes with "N passed, N failed".
- * Usage: test-unit [NAME-SUBSTRING] | test-unit --cli-md (prints docs/cli.md). */
+ * Usage: test-unit [--long] [NAME-SUBSTRING] | test-unit --cli-md (prints docs/cli.md).
+ * --long runs the FG_TEST_LONG tests instead (make check-all). */
 #include "test/support/check.h"
 
 #include "engine/run/options.h"
@@ -50,9 +51,10 @@ int main(int argc, char **argv)
     for (fgt_test *t = tests.head; t; t = t->next)
         v[n++] = t;
     qsort(v, n, sizeof *v, by_name);
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, want_long = argc > 1 && strcmp(argv[1], "--long") == 0;
+    const char *only = argc > 1 + want_long ? argv[1 + want_long] : NULL;
     for (size_t i = 0; i < n; i++) {
-        if (argc > 1 && !strstr(v[i]->name, argv[1]))
+        if (v[i]->is_long != want_long || (only && !strstr(v[i]->name, only)))
             continue;
         tests.failed_now = 0;
         fflush(stdout);

@@ -16,6 +16,7 @@
 typedef struct fgt_test {
     const char *name;
     void (*fn)(void);
+    int is_long;   /* FG_TEST_LONG: make check-all's only */
     struct fgt_test *next;
 } fgt_test;
 
@@ -32,15 +33,19 @@ void fgt_fail(const char *file, int line, const char *what);
 
 /* The directory the test binary's sibling programs live in ("build"). */
 const char *fgt_build_dir(void);
+/* FG_TEST_LONG(name): a test too slow for make check (tens of seconds), run by make
+ * check-all (test-unit --long runs these, and only these). */
 
-#define FG_TEST(tname)                                                                     \
+#define FGT_REGISTER(tname, is_long)                                                       \
     static void fgt_fn_##tname(void);                                                      \
-    static fgt_test fgt_t_##tname = {#tname, fgt_fn_##tname, 0};                           \
+    static fgt_test fgt_t_##tname = {#tname, fgt_fn_##tname, is_long, 0};                  \
     __attribute__((constructor)) static void fgt_reg_##tname(void)                         \
     {                                                                                      \
         fgt_register(&fgt_t_##tname);                                                      \
     }                                                                                      \
     static void fgt_fn_##tname(void)
+#define FG_TEST(tname) FGT_REGISTER(tname, 0)
+#define FG_TEST_LONG(tname) FGT_REGISTER(tname, 1)
 
 #define CHECK(c)                                                                           \
     do {                                                                                   \
