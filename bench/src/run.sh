@@ -483,7 +483,9 @@ RES=$D/results.txt
     echo "bench-src: $VER, $SECS s a run, $REPS rounds; $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo
     echo "medians over the rounds that ran their time (cut runs left out): cases/s by wall"
-    echo "clock; edges the final corpus reaches (lf -runs=0 cov:); corpus files; peak RSS MiB"
+    echo "clock; edges the final corpus reaches (lf -runs=0 cov:); corpus files; peak RSS MiB;"
+    echo "the ratios to libFuzzer's, cpu = cases per CPU second (user + system, a supervised"
+    echo "run's processes together), which the machine's other load moves less"
     awk -v engines="$ENGINES" -v harnesses="$RUN_HARNESSES" -v checks="$CHECKS $SECS" '
     function median(list,    n, v, i, j, t) {
         n = split(list, v, " ")
@@ -502,6 +504,7 @@ RES=$D/results.txt
         if ($11 != "-") found[k] = found[k] (found[k] ? "," : "") $11
         if ($10 == 1) { cut[k]++; next }
         if ($4 != "-") rate[k] = rate[k] " " $4
+        if ($5 != "-" && $7 > 0) crate[k] = crate[k] " " $5 / $7
         rss[k] = rss[k] " " $8 / 1024; files[k] = files[k] " " $9
         ok[$1, $2, $3] = 1
         next
@@ -516,19 +519,22 @@ RES=$D/results.txt
     END {
         ne = split(engines, E, " "); nh = split(harnesses, H, " ")
         print "                                                  fuzzgate ÷ libFuzzer"
-        printf "%-9s %-7s %9s %7s %7s %7s   %7s %6s %6s   %s\n", "harness", "engine",
-            "cases/s", "edges", "corpus", "RSS", "cases/s", "edges", "RSS",
+        printf "%-9s %-7s %9s %7s %7s %7s   %7s %6s %6s %6s   %s\n", "harness", "engine",
+            "cases/s", "edges", "corpus", "RSS", "cases/s", "cpu", "edges", "RSS",
             "findings (any round)"
         for (h = 1; h <= nh; h++) {
             lr = median(rate[H[h], "lf"]); le = median(edge[H[h], "lf"])
-            lm = median(rss[H[h], "lf"])
+            lm = median(rss[H[h], "lf"]); lc = median(crate[H[h], "lf"])
             for (e = 1; e <= ne; e++) {
                 k = H[h] SUBSEP E[e]
                 r = median(rate[k]); ed = median(edge[k]); m = median(rss[k])
-                rs = sprintf("%7s %6s %6s", "", "", "")
+                c = median(crate[k])
+                rs = sprintf("%7s %6s %6s %6s", "", "", "", "")
                 if (E[e] != "lf")
-                    rs = sprintf("%7s %6s %6s", ratio(r, lr), ratio(ed, le), ratio(m, lm))
+                    rs = sprintf("%7s %6s %6s %6s", ratio(r, lr), ratio(c, lc), ratio(ed, le),
+                                 ratio(m, lm))
                 if (E[e] != "lf" && ratio(r, lr) != "-") cr[E[e]] = cr[E[e]] " " r / lr
+                if (E[e] != "lf" && ratio(c, lc) != "-") cc[E[e]] = cc[E[e]] " " c / lc
                 if (E[e] != "lf" && ratio(ed, le) != "-") ce[E[e]] = ce[E[e]] " " ed / le
                 if (E[e] != "lf" && ratio(m, lm) != "-") cm[E[e]] = cm[E[e]] " " m / lm
                 fd = found[k] == "" ? "none" : found[k]
@@ -539,9 +545,9 @@ RES=$D/results.txt
         }
         for (e = 1; e <= ne; e++)
             if (E[e] != "lf")
-                printf "%-9s %-7s %9s %7s %7s %7s   %7s %6s %6s\n", "median", E[e], "", "", "",
-                    "", fmt(median(cr[E[e]]), "%.2f"), fmt(median(ce[E[e]]), "%.2f"),
-                    fmt(median(cm[E[e]]), "%.2f")
+                printf "%-9s %-7s %9s %7s %7s %7s   %7s %6s %6s %6s\n", "median", E[e], "", "",
+                    "", "", fmt(median(cr[E[e]]), "%.2f"), fmt(median(cc[E[e]]), "%.2f"),
+                    fmt(median(ce[E[e]]), "%.2f"), fmt(median(cm[E[e]]), "%.2f")
         print ""
         print "edges over time (medians; 0 s: the seeds)"
         line = sprintf("%-9s %-7s %6s", "harness", "engine", "0 s")
