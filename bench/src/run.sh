@@ -50,8 +50,10 @@
 #
 # Measured per run: cases/s = executed units (libFuzzer's and the driver's
 # stat::number_of_executed_units; native: generated cases + seeds) / the process's wall
-# seconds; peak RSS (/usr/bin/time; a supervised run's figure is the larger of the
-# supervisor and its executors, as wait4 reports them); findings (libFuzzer: its
+# seconds, and the same units per CPU second (user + system, from /usr/bin/time: on a
+# shared machine the engines get unequal shares of a core); peak RSS (/usr/bin/time; a
+# supervised run's figures are the larger of the supervisor and its executors, and their
+# CPU time together, as wait4 reports them); findings (libFuzzer: its
 # artifacts; fuzzgate: its FAIL line's kinds); and edges: every snapshot and every final
 # corpus is replayed through the lf binary of its harness, `lf -runs=0 DIR`, and the
 # `cov:` of its INITED line (PCs of the instrumented code the corpus reaches) is the
