@@ -15,6 +15,9 @@
 #   make bench-real      libFuzzer harnesses over zlib, Brotli, libpng, expat, libyaml and
 #                        libxml2: fuzzgate beside libFuzzer, cases/s, input length, RSS
 #                        (BENCH_REAL_SECONDS a run, default 10; BENCH_REAL_REPS, default 3)
+#   make bench-src       binutils built from source (Debian's binutils-source: demangler, bfd,
+#                        x86 disassembler, zlib), every engine instrumented alike: cases/s,
+#                        edges over time, RSS (BENCH_SRC_SECONDS, default 60; BENCH_SRC_REPS, 3)
 #   make brotli-seeds    larger generated seeds for the Brotli targets in build/brotli-seeds/
 #                        (deterministic, not committed; tools/brotli_seeds.c)
 #   make install         PREFIX=/usr/local DESTDIR=
@@ -124,7 +127,7 @@ PLANTED_OBJ := $(B)/test/planted/planted.o $(B)/test/planted/planted_zlib.o \
 LF_MAIN_OBJ := $(B)/bridge/harness/libfuzzer_main.o
 
 .PHONY: all check check-all check-extras check-build gate fuzz bench bench-find bench-real \
-        brotli-seeds install clean docs \
+        bench-src brotli-seeds install clean docs \
         libfuzzer afl coverage
 all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a $(B)/fuzzgate
 
@@ -333,6 +336,12 @@ bench-find: all
 # package is skipped, and the run says so.
 bench-real: all
 	CC="$(CC)" B="$(B)" OPT="$(OPT)" sh bench/real/run.sh
+
+# Real code built from source: binutils' libraries (Debian's binutils-source, installed
+# when missing and root) built with clang's and gcc's instrumentation, harnesses under
+# libFuzzer, fuzzgate's libFuzzer driver and as a fuzzgate target (bench/src/run.sh).
+bench-src: all
+	CC="$(CC)" B="$(B)" OPT="$(OPT)" sh bench/src/run.sh
 
 # The built-in targets under libFuzzer and AFL++ (docs/libfuzzer.md): each target's file,
 # the adapter (LLVMFuzzerTestOneInput over the target's .run) and the standalone registry

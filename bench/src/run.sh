@@ -1,0 +1,605 @@
+# bench/src/run.sh — real code built from source, every engine instrumented the same way.
+#
+# Run by `make bench-src` after `make all` (the engine in $B built by $CC, gcc by default).
+# The code under test is GNU binutils from Debian's binutils-source package: libiberty's
+# C++ demangler, libbfd reading an object file or archive from memory, opcodes' x86
+# disassembler, and the zlib binutils bundles. When /usr/src/binutils holds no source
+# tarball the bench installs the package with apt-get if it runs as root, and otherwise
+# (or when clang, which builds the libFuzzer yardstick, is missing) says why it skipped
+# and exits 0. The tarball is unpacked into $B/bench-src/src/ (nothing third-party is
+# committed); Debian's patches are not applied: the code is the upstream release.
+#
+# The libraries are built twice, each configured once (plain flags: configure's link
+# tests would not link the instrumentation's callbacks) and then compiled with the
+# instrumentation (`make all-libiberty all-zlib all-libsframe all-bfd all-opcodes`, -j
+# BENCH_SRC_JOBS, NLS, shared libraries, plugins and zstd off):
+#   $B/bench-src/obj-clang  clang $OPT -fsanitize=fuzzer-no-link (8-bit counters, pc table,
+#                           comparisons, indirect calls, stack depth: an OSS-Fuzz build)
+#   $B/bench-src/obj-gcc    gcc $OPT + the fuzzgate-libfuzzer module's Cflags (trace-pc,
+#                           trace-cmp, no builtin comparisons)
+# A build is kept and reused while its stamp (compiler version, flags, tarball) matches:
+# a second run rebuilds nothing of binutils. Each harness (bench/src/<name>.c; zlib is
+# bench/real/zlib.c, the same inflate harness, over the bundled zlib) with bench/real/
+# count.c around it (the LLVMFuzzerTestOneInput every engine calls; it counts calls,
+# bytes and the time spent inside) is then linked four ways into $B/bench-src/<name>/:
+#   lf      the clang objects, linked with -fsanitize=fuzzer: libFuzzer
+#   drvc    the same clang objects with fuzzgate's libFuzzer driver (libfuzzgate_libfuzzer.a,
+#           libfuzzgate.a): only the engine differs from lf, the fair comparison
+#   drvg    the gcc objects with the same driver: what a user of the pkg-config module gets
+#   native  the clang objects + bench/real/native.c, a fuzzgate target (`real`) with
+#           fuzzgate's own main, supervised (the default): a forked executor runs the cases
+# drvc and native also link bench/src/indir.c: fuzzgate defines no
+# __sanitizer_cov_trace_pc_indir, which clang's fuzzer-no-link calls at every indirect call.
+#
+# Seeds, made here into $B/bench-src/<name>/seeds/ and the same for every engine: two
+# mangled names; an object assembled by the system's `as` from a few lines (a call with
+# its relocation, a data word pointing at a symbol) and an `ar` archive holding it; two
+# instruction sequences (a mode byte first, see disasm.c); three zlib/gzip streams made by
+# bench/real/seeds.c compiled with the bundled zlib's deflate. Without `as` and `ar` the
+# bfd harness is skipped, and the table says so.
+#
+# Runs: one at a time; for each harness, BENCH_SRC_REPS rounds, in each round every engine
+# in turn (so load on a shared machine falls on all of them), seed = the round number.
+# Each run starts from a fresh copy of the seeds in a scratch directory and lasts
+# BENCH_SRC_SECONDS: lf, drvc and drvg with one libFuzzer command line (-seed,
+# -max_total_time, -print_final_stats, -artifact_prefix, the corpus directory), native with
+# fuzzgate's (--seed, --seconds, --max-len=4096 as the others' default, --timeout-ms at
+# libFuzzer's 1200 s default, --corpus-out: kept inputs written as they are found).
+# While a run goes on, its corpus directory is copied at 10 and 30 s and every 60 s after
+# (each checkpoint before its end); the final corpus is the directory when it ends.
+#
+# Measured per run: cases/s = executed units (libFuzzer's and the driver's
+# stat::number_of_executed_units; native: generated cases + seeds) / the process's wall
+# seconds, and the same units per CPU second (user + system, from /usr/bin/time: on a
+# shared machine the engines get unequal shares of a core); peak RSS (/usr/bin/time; a
+# supervised run's figures are the larger of the supervisor and its executors, and their
+# CPU time together, as wait4 reports them); findings (libFuzzer: its
+# artifacts; fuzzgate: its FAIL line's kinds); and edges: every snapshot and every final
+# corpus is replayed through the lf binary of its harness, `lf -runs=0 DIR`, and the
+# `cov:` of its INITED line (PCs of the instrumented code the corpus reaches) is the
+# count: one yardstick for every engine. The seeds' own count is the point at 0 s.
+# A run that stops before its time (libFuzzer or the driver ending at a crash, a timeout
+# or an out-of-memory) is "cut": its figures are listed but left out of the medians, and
+# its artifacts are kept in $B/bench-src/findings/ with a replay command (a real bug in
+# binutils is reported, not counted). A measurement, not a test: nothing here judges the
+# numbers; the exit status is non-zero only when something fails to build or a run
+# leaves no figures.
+#
+# Output: the table (medians per harness and engine; fuzzgate ÷ libFuzzer for cases/s,
+# edges and RSS; edges at each checkpoint) on stdout and in $B/bench-src/results.txt,
+# per-run rows in runs.txt, coverage points in cov.txt, and $B/bench-src/<name>-edges.svg
+# (bench/src/plot.awk): edges over time, every engine, medians over the rounds.
+#
+# Environment: CC (what built $B; default cc), GCC (default gcc, or $CC when it is not
+# clang), CLANG (default clang), B (default build), OPT (default -O2), BENCH_SRC_SECONDS
+# (default 60), BENCH_SRC_REPS (default 3), BENCH_SRC_HARNESSES (default "demangle bfd
+# disasm zlib"), BENCH_SRC_ENGINES (default "lf drvc drvg native", run in that order in a
+# round; the lf binary, the yardstick, is built whatever is listed), BENCH_SRC_JOBS
+# (make -j for binutils, default 2), BINUTILS_SRC (default /usr/src/binutils).
+set -eu
+
+CC=${CC:-cc}
+CLANG=${CLANG:-clang}
+B=${B:-build}
+OPT=${OPT:--O2}
+SECS=${BENCH_SRC_SECONDS:-60}
+REPS=${BENCH_SRC_REPS:-3}
+HARNESSES=${BENCH_SRC_HARNESSES:-demangle bfd disasm zlib}
+ENGINES=${BENCH_SRC_ENGINES:-lf drvc drvg native}
+JOBS=${BENCH_SRC_JOBS:-2}
+PKGSRC=${BINUTILS_SRC:-/usr/src/binutils}
+if [ -z "${GCC:-}" ]; then
+    if "$CC" --version 2>/dev/null | grep -q clang; then GCC=gcc; else GCC=$CC; fi
+fi
+
+die() {
+    echo "bench-src: $*" >&2
+    exit 2
+}
+
+skip() {
+    echo "bench-src: SKIPPED: $*"
+    exit 0
+}
+
+case $SECS in '' | *[!0-9]* | 0) die "BENCH_SRC_SECONDS='$SECS' is not a positive count" ;; esac
+case $REPS in '' | *[!0-9]* | 0) die "BENCH_SRC_REPS='$REPS' is not a positive count" ;; esac
+case $JOBS in '' | *[!0-9]* | 0) die "BENCH_SRC_JOBS='$JOBS' is not a positive count" ;; esac
+# Dies unless every word of $2 is one of the words of $3 ($1: the variable's name).
+only_of() {
+    for w in $2; do
+        case " $3 " in *" $w "*) ;; *) die "$1: no '$w' (only $3)" ;; esac
+    done
+}
+only_of BENCH_SRC_ENGINES "$ENGINES" "lf drvc drvg native"
+only_of BENCH_SRC_HARNESSES "$HARNESSES" "demangle bfd disasm zlib"
+if [ ! -f "$B/libfuzzgate.a" ] || [ ! -f "$B/libfuzzgate_libfuzzer.a" ] ||
+    [ ! -f "$B/engine/gate/driver_main.o" ]; then
+    die "$B/libfuzzgate.a, libfuzzgate_libfuzzer.a or driver_main.o is missing: 'make all'"
+fi
+if [ -f "$B/flags.stamp" ] && grep -q -e '-fsanitize=' "$B/flags.stamp"; then
+    die "$B was built with a sanitizer; measure a plain engine (another B)"
+fi
+command -v "$CLANG" >/dev/null 2>&1 ||
+    skip "'$CLANG' is not installed: libFuzzer, the yardstick of every engine, needs it"
+[ -x /usr/bin/time ] || die "/usr/bin/time is missing (Debian: apt-get install time)"
+
+now() {
+    date +%s.%N
+}
+
+D=$B/bench-src
+mkdir -p "$D"
+
+# ---- the source ---------------------------------------------------------------------------
+tarball() {
+    find "$PKGSRC" -maxdepth 1 -name 'binutils-*.tar.*' 2>/dev/null | sort | tail -n 1
+}
+TAR=$(tarball)
+if [ -z "$TAR" ]; then
+    [ "$(id -u)" = 0 ] || skip "no binutils source in $PKGSRC and not root to install" \
+        "Debian's binutils-source (apt-get install binutils-source)"
+    command -v apt-get >/dev/null 2>&1 || skip "no binutils source in $PKGSRC and no apt-get"
+    echo "bench-src: installing binutils-source (apt-get)"
+    if ! apt-get install -y binutils-source >"$D/apt.log" 2>&1; then
+        apt-get update >>"$D/apt.log" 2>&1 || true
+        apt-get install -y binutils-source >>"$D/apt.log" 2>&1 ||
+            skip "apt-get install binutils-source failed: $(tail -n 1 "$D/apt.log")"
+    fi
+    TAR=$(tarball)
+    [ -n "$TAR" ] || skip "binutils-source installed no tarball under $PKGSRC"
+fi
+VER=$(basename "$TAR" | sed 's/\.tar\..*//')
+SRC=$D/src/$VER
+# What is left out: the programs, never built here, and every *.d file: binutils' test
+# suites hold ten thousand of them (expected output), which the project's Makefile, as it
+# includes every *.d under $B as a dependency file, would read.
+SRC_STAMP="$TAR $(wc -c <"$TAR") without gas ld gold gprof gprofng binutils cpu *.d"
+if [ "$(cat "$D/src/stamp" 2>/dev/null)" != "$SRC_STAMP" ] || [ ! -d "$SRC/bfd" ]; then
+    echo "bench-src: unpacking $TAR"
+    rm -rf "$D/src"
+    mkdir -p "$D/src"
+    tar -xf "$TAR" -C "$D/src" --exclude='*.d' --exclude="$VER/gas" \
+        --exclude="$VER/ld" --exclude="$VER/gold" --exclude="$VER/gprof" \
+        --exclude="$VER/gprofng" --exclude="$VER/binutils" --exclude="$VER/cpu" ||
+        die "cannot unpack $TAR"
+    [ -d "$SRC/bfd" ] || die "$TAR holds no $VER/bfd"
+    [ -z "$(find "$D/src" -name '*.d' | sed 1q)" ] ||
+        die "$D/src still has *.d files: the project's Makefile would read them"
+    echo "$SRC_STAMP" >"$D/src/stamp"
+fi
+SRC_ABS=$(cd "$SRC" && pwd)
+
+# ---- the libraries ------------------------------------------------------------------------
+# the fuzzgate-libfuzzer module's Cflags, as an installed module gives them
+COV=$(sed -n 's/^Cflags: //p' fuzzgate-libfuzzer.pc.in)
+[ -n "$COV" ] || die "no Cflags line in fuzzgate-libfuzzer.pc.in"
+LIB_ARCHIVES="opcodes/.libs/libopcodes.a bfd/.libs/libbfd.a libsframe/.libs/libsframe.a
+libiberty/libiberty.a zlib/libz.a"
+
+# "$@" without the outer make's variables (MAKEFLAGS carries a command line's CC=...) and
+# the user's CFLAGS/LDFLAGS, which must not reach binutils' configure and make.
+plain_env() {
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u CFLAGS -u CPPFLAGS \
+        -u LDFLAGS -u LIBS "$@"
+}
+
+# Builds binutils' libraries into $D/obj-$1 with compiler $2 and instrumentation $3,
+# unless the stamp says that build is there.
+build_libs() {
+    obj=$D/obj-$1 cc=$2 inst=$3
+    stamp="$($cc --version | sed 1q) | -g $OPT $inst | $SRC_STAMP"
+    ok=1
+    for a in $LIB_ARCHIVES; do [ -f "$obj/$a" ] || ok=0; done
+    if [ "$ok" = 1 ] && [ "$(cat "$obj/bench-src.stamp" 2>/dev/null)" = "$stamp" ]; then
+        echo "bench-src: binutils libraries ($1): built before, kept ($obj)"
+        return 0
+    fi
+    echo "bench-src: building binutils' libiberty, zlib, libsframe, bfd, opcodes ($1: $cc" \
+        "$OPT $inst), log in $obj.log"
+    rm -rf "$obj"
+    mkdir -p "$obj"
+    t0=$(now)
+    # shellcheck disable=SC2086 # flag lists
+    (
+        cd "$obj" &&
+            plain_env "$SRC_ABS/configure" CC="$cc" CFLAGS="-g $OPT" --disable-nls \
+                --disable-werror --disable-shared --disable-plugins --without-zstd \
+                --disable-gprofng --disable-gdb --disable-gdbserver --disable-sim \
+                --disable-gold --disable-ld --disable-gas --disable-libctf &&
+            plain_env make -j"$JOBS" configure-libiberty configure-zlib configure-libsframe \
+                configure-bfd configure-opcodes &&
+            plain_env make -j"$JOBS" CFLAGS="-g $OPT $inst" all-libiberty all-zlib \
+                all-libsframe all-bfd all-opcodes
+    ) >"$obj.log" 2>&1 || die "building binutils ($1) failed; see $obj.log"
+    for a in $LIB_ARCHIVES; do
+        [ -f "$obj/$a" ] || die "no $obj/$a after the build; see $obj.log"
+    done
+    echo "$stamp" >"$obj/bench-src.stamp"
+    echo "bench-src: binutils libraries ($1) built in" \
+        "$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }') s"
+}
+
+build_libs clang "$CLANG" -fsanitize=fuzzer-no-link
+need_gcc=0
+for e in $ENGINES; do [ "$e" = drvg ] && need_gcc=1; done
+[ "$need_gcc" = 0 ] || build_libs gcc "$GCC" "$COV"
+
+libs_of() {
+    for a in $LIB_ARCHIVES; do printf ' %s' "$D/obj-$1/$a"; done
+}
+
+# ---- the harnesses ------------------------------------------------------------------------
+WARN="-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
+RUN_HARNESSES=
+SKIPPED=
+
+# The harness source of $1 and its include flags for the build in $2 (clang or gcc):
+# -isystem, so binutils' own headers are not held to the harness's warnings.
+source_of() {
+    case $1 in
+    zlib) echo "bench/real/zlib.c" ;;
+    *) echo "bench/src/$1.c" ;;
+    esac
+}
+includes_of() {
+    case $1 in
+    zlib) echo "-isystem $SRC/zlib" ;;
+    demangle) echo "-isystem $SRC/include" ;;
+    *) echo "-isystem $SRC/include -isystem $D/obj-$2/bfd" ;;
+    esac
+}
+
+# Writes $1's seeds into $2.
+make_seeds() {
+    case $1 in
+    demangle)
+        printf '%s' '_ZN9__gnu_cxx13new_allocatorIcE8allocateEmPKv' >"$2/alloc"
+        printf '%s' '_Z1fPFviE' >"$2/fnptr"
+        ;;
+    bfd)
+        # shellcheck disable=SC2016 # $1 is the assembler's immediate
+        printf '\t.text\n\t.globl f\nf:\tmovl $1, %%eax\n\tcall g\n\tret\n\t.data\nv:\t.quad f\n' \
+            >"$2.s"
+        as --64 -o "$2/obj.o" "$2.s" && (cd "$2" && ar rcD lib.a obj.o)
+        rm -f "$2.s"
+        ;;
+    disasm)
+        # x86-64, AT&T: push %rbp; mov %rsp,%rbp; mov -0x4(%rbp),%eax; pop %rbp; ret
+        printf '\000\125\110\211\345\213\105\374\135\303' >"$2/x86-64"
+        # i386, Intel syntax: nopl 0x0(%eax,%eax,1); vzeroupper; endbr64
+        printf '\005\017\037\104\000\000\305\370\167\363\017\036\372' >"$2/i386-intel"
+        ;;
+    zlib)
+        # bench/real/seeds.c's zlib seeds, deflated by the bundled zlib (plain, no -Werror
+        # on third-party code)
+        z=$D/zlib-seeds
+        mkdir -p "$z"
+        # shellcheck disable=SC2086
+        for f in adler32 crc32 deflate trees zutil; do
+            "$GCC" -O1 -w -I"$SRC/zlib" -c -o "$z/$f.o" "$SRC/zlib/$f.c" || return 1
+        done &&
+            "$GCC" -std=c11 -D_GNU_SOURCE $OPT $WARN -isystem "$SRC/zlib" -DSEEDS_ZLIB -c \
+                -o "$z/seeds.o" bench/real/seeds.c &&
+            "$GCC" -o "$z/seeds" "$z"/*.o && "$z/seeds" "$2"
+        ;;
+    esac
+}
+
+# Builds $D/$1/{lf,drvc,drvg,native} and $D/$1/seeds.
+build_harness() {
+    h=$1 dir=$D/$1
+    rm -rf "$dir"
+    mkdir -p "$dir/seeds"
+    log=$dir/build.log
+    if [ "$h" = bfd ] && ! { command -v as && command -v ar; } >/dev/null 2>&1; then
+        SKIPPED="$SKIPPED bfd (no 'as' or 'ar' to make its seeds);"
+        return 0
+    fi
+    make_seeds "$h" "$dir/seeds" >"$log" 2>&1 || die "cannot make the $h seeds; see $log"
+    src=$(source_of "$h")
+    # shellcheck disable=SC2046,SC2086 # flag lists
+    {
+        "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN $(includes_of "$h" clang) \
+            -fsanitize=fuzzer-no-link -c -o "$dir/harness-clang.o" "$src" &&
+            "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN -fsanitize=fuzzer-no-link \
+                -c -o "$dir/count-clang.o" bench/real/count.c &&
+            "$CLANG" -std=c11 -g $OPT $WARN -c -o "$dir/indir.o" bench/src/indir.c &&
+            "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN -Iinclude -c -o "$dir/native.o" \
+                bench/real/native.c &&
+            "$CLANG" -fsanitize=fuzzer -o "$dir/lf" "$dir/harness-clang.o" \
+                "$dir/count-clang.o" $(libs_of clang) &&
+            "$CLANG" -o "$dir/drvc" "$dir/harness-clang.o" "$dir/count-clang.o" \
+                "$dir/indir.o" "$B/libfuzzgate_libfuzzer.a" "$B/libfuzzgate.a" \
+                $(libs_of clang) -lpthread -lm &&
+            "$CLANG" -o "$dir/native" "$dir/harness-clang.o" "$dir/count-clang.o" \
+                "$dir/indir.o" "$dir/native.o" "$B/engine/gate/driver_main.o" \
+                "$B/libfuzzgate.a" $(libs_of clang) -lpthread -lm
+    } >>"$log" 2>&1 || die "cannot build the $h harness with $CLANG; see $log"
+    if [ "$need_gcc" = 1 ]; then
+        # shellcheck disable=SC2046,SC2086
+        {
+            "$GCC" -std=c11 -D_GNU_SOURCE -g $OPT $WARN $COV $(includes_of "$h" gcc) \
+                -c -o "$dir/harness-gcc.o" "$src" &&
+                "$GCC" -std=c11 -D_GNU_SOURCE -g $OPT $WARN $COV -c -o "$dir/count-gcc.o" \
+                    bench/real/count.c &&
+                "$GCC" -o "$dir/drvg" "$dir/harness-gcc.o" "$dir/count-gcc.o" \
+                    "$B/libfuzzgate_libfuzzer.a" "$B/libfuzzgate.a" $(libs_of gcc) \
+                    -lpthread -lm
+        } >>"$log" 2>&1 || die "cannot build the $h harness with $GCC; see $log"
+    fi
+    RUN_HARNESSES="$RUN_HARNESSES $h"
+}
+
+for h in $HARNESSES; do build_harness "$h"; done
+[ -n "$RUN_HARNESSES" ] || die "no harness to run:$SKIPPED"
+
+# ---- runs ---------------------------------------------------------------------------------
+RUNS=$D/runs.txt  # harness engine round rate units wall cpu rss_kb corpus cut findings inside_ns
+COVS=$D/cov.txt   # harness engine round seconds edges
+: >"$RUNS"
+: >"$COVS"
+rm -rf "$D/findings"
+CHECKS=$(awk -v s="$SECS" 'BEGIN { if (10 < s) print 10; if (30 < s) print 30
+    for (t = 60; t < s; t += 60) print t }')
+
+# The yardstick: the edges the corpus in $2 reaches in harness $1's libFuzzer build.
+edges() {
+    out=$("$D/$1/lf" -runs=0 "$2" 2>&1) || true
+    n=$(echo "$out" | sed -n 's/^#[0-9]*[[:space:]]*INITED cov: \([0-9]*\) .*/\1/p' | sed 1q)
+    echo "${n:--}"
+}
+
+# Waits until $2 seconds after $1 (now() readings) or until process $3 has ended.
+wait_until() {
+    while kill -0 "$3" 2>/dev/null; do
+        d=$(awk -v a="$1" -v t="$2" -v b="$(now)" 'BEGIN { d = a + t - b;
+            if (d > 1) print 1; else if (d > 0) printf "%.2f\n", d }')
+        [ -n "$d" ] || return 0
+        sleep "$d"
+    done
+}
+
+# The kinds of fuzzgate's findings after its "NAME: PASS|FAIL N cases" line in $LOG
+# ("-" when none) into FOUND, and N into CASES ("" when the line is missing: the process
+# ended before its summary).
+fg_found() {
+    line=$(grep -E '^[^ ]+: (PASS|FAIL) [0-9]+ cases, corpus' "$LOG" | tail -n 1) || true
+    CASES=$(echo "$line" | sed -n 's/^[^ ]*: [A-Z]* \([0-9]*\) cases.*/\1/p')
+    FOUND=$(awk '/^[^ ]+: (PASS|FAIL) [0-9]+ cases, corpus/ { on = 1; next }
+        on && /^  [a-z]/ { k = ($1 == "known") ? $2 : $1; n[k] += 1 }
+        END { s = ""; for (k in n) s = s (s ? "," : "") k; print s ? s : "-" }' "$LOG")
+}
+
+# One run of engine $1 on harness $2 in round $3 (seed $3).
+run_one() {
+    e=$1 h=$2 r=$3 dir=$D/$2 w=$D/$2/work
+    rm -rf "$w"
+    mkdir -p "$w/out" "$w/none"
+    LOG=$dir/$e-$r.log
+    nseeds=$(find "$dir/seeds" -type f | wc -l)
+    case $e in
+    native)
+        corpus=$w/nc/real
+        mkdir -p "$corpus"
+        cp "$dir/seeds/"* "$corpus/"
+        set -- "$dir/native" --targets=real --seed="$r" --seconds="$SECS" --max-len=4096 \
+            --timeout-ms=1200000 --dict= --corpus="$w/none" --corpus-out="$w/nc" \
+            --findings="$w/out"
+        ;;
+    *)
+        corpus=$w/corpus
+        mkdir -p "$corpus"
+        cp "$dir/seeds/"* "$corpus/"
+        set -- "$dir/$e" -seed="$r" -max_total_time="$SECS" -print_final_stats=1 \
+            -artifact_prefix="$w/out/" "$corpus"
+        ;;
+    esac
+    t0=$(now)
+    /usr/bin/time -f '%e %U %S %M' -o "$LOG.time" "$@" >"$LOG" 2>&1 &
+    pid=$!
+    for c in $CHECKS; do
+        wait_until "$t0" "$c" "$pid"
+        kill -0 "$pid" 2>/dev/null || break
+        mkdir -p "$w/snap/$c"
+        cp -R "$corpus/." "$w/snap/$c/" 2>/dev/null || true
+    done
+    rc=0
+    wait "$pid" || rc=$?
+    # (a first line "Command exited with non-zero status N" when it did)
+    read -r wall u s rss <<EOF || die "no timing in $LOG.time"
+$(tail -n 1 "$LOG.time")
+EOF
+    cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
+    cut=0
+    case $e in
+    lf)
+        units=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$LOG")
+        FOUND=$(find "$w/out" -type f | sed 's|.*/||; s/-.*//' | sort -u | tr '\n' ',' |
+            sed 's/,$//')
+        [ "$rc" -eq 0 ] || cut=1
+        [ -n "$FOUND" ] || FOUND=-
+        [ "$rc" -eq 0 ] || [ "$FOUND" != - ] || FOUND="exit$rc"
+        ;;
+    drvc | drvg)
+        units=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$LOG")
+        fg_found
+        # 77: findings that did not end the run; anything else but 0 ended it early
+        [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || cut=1
+        [ "$cut" = 0 ] || [ "$FOUND" != - ] || FOUND="exit$rc"
+        ;;
+    native)
+        fg_found
+        units=
+        [ -z "$CASES" ] || units=$((CASES + nseeds))
+        [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || cut=1
+        ;;
+    esac
+    [ -n "$units" ] || [ "$cut" = 1 ] || die "no count of executed cases in $LOG"
+    [ -n "$units" ] || units=-
+    if [ "$FOUND" != - ]; then
+        keep=$D/findings/$h/$e-$r
+        mkdir -p "$keep"
+        cp -R "$w/out/." "$keep/" 2>/dev/null || true
+        cp "$LOG" "$keep/"
+    fi
+    rate=$(awk -v n="$units" -v t="$wall" 'BEGIN {
+        if (n != "-" && t > 0) printf "%.0f\n", n / t; else print "-" }')
+    inside=$(sed -n 's/^bench-real-count: calls [0-9]* bytes [0-9]* inside_ns \([0-9]*\)$/\1/p' \
+        "$LOG" | tail -n 1)
+    nfiles=$(find "$corpus" -type f | wc -l)
+    fin=$(edges "$h" "$corpus")
+    for c in $CHECKS; do
+        [ -d "$w/snap/$c" ] || continue
+        echo "$h $e $r $c $(edges "$h" "$w/snap/$c")" >>"$COVS"
+    done
+    echo "$h $e $r $SECS $fin" >>"$COVS"
+    echo "$h $e $r $rate $units $wall $cpu $rss $nfiles $cut $FOUND ${inside:--}" >>"$RUNS"
+    printf '  %-8s %-6s round %d: %8s cases/s (%s units, %ss wall, %ss cpu), %s edges,' \
+        "$h" "$e" "$r" "$rate" "$units" "$wall" "$cpu" "$fin"
+    printf ' corpus %s, %s MiB, findings %s%s\n' "$nfiles" "$((rss / 1024))" "$FOUND" \
+        "$([ "$cut" = 0 ] || echo ' (cut: ended early, left out of the medians)')"
+    rm -rf "$w"
+}
+
+echo "bench-src: $(uptime)"
+echo "bench-src: $VER; $SECS s a run, $REPS rounds (seed = round); engines:$(for e in $ENGINES; do
+    printf ' %s' "$e"; done)"
+echo "bench-src: lf, drvc, native: $("$CLANG" --version | sed 1q) $OPT -fsanitize=fuzzer-no-link"
+[ "$need_gcc" = 0 ] || echo "bench-src: drvg: $("$GCC" --version | sed 1q) $OPT $COV"
+echo "bench-src: fuzzgate engine from $B ($(cut -d' ' -f1 "$B/flags.stamp" 2>/dev/null))"
+[ -z "$SKIPPED" ] || echo "bench-src: skipped:$SKIPPED"
+for h in $RUN_HARNESSES; do
+    echo "$h seeds 0 0 $(edges "$h" "$D/$h/seeds")" >>"$COVS"
+    r=1
+    while [ "$r" -le "$REPS" ]; do
+        for e in $ENGINES; do run_one "$e" "$h" "$r"; done
+        r=$((r + 1))
+    done
+done
+echo "bench-src: $(uptime)"
+
+# ---- table --------------------------------------------------------------------------------
+RES=$D/results.txt
+{
+    echo "bench-src: $VER, $SECS s a run, $REPS rounds; $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo
+    echo "medians over the rounds that ran their time (cut runs left out): cases/s by wall"
+    echo "clock; edges the final corpus reaches (lf -runs=0 cov:); corpus files; peak RSS MiB;"
+    echo "the ratios to libFuzzer's, cpu = cases per CPU second (user + system, a supervised"
+    echo "run's processes together), which the machine's other load moves less"
+    awk -v engines="$ENGINES" -v harnesses="$RUN_HARNESSES" -v checks="$CHECKS $SECS" '
+    function median(list,    n, v, i, j, t) {
+        n = split(list, v, " ")
+        for (i = 1; i <= n; i++)
+            for (j = i + 1; j <= n; j++)
+                if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+        if (n == 0) return ""
+        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    function fmt(v, f) { return v == "" ? "-" : sprintf(f, v) }
+    function ratio(a, b) {
+        return (a == "" || b == "" || b + 0 == 0) ? "-" : sprintf("%.2f", a / b)
+    }
+    FILENAME == ARGV[1] {
+        k = $1 SUBSEP $2
+        if ($11 != "-") found[k] = found[k] (found[k] ? "," : "") $11
+        if ($10 == 1) { cut[k]++; next }
+        if ($4 != "-") rate[k] = rate[k] " " $4
+        if ($5 != "-" && $7 > 0) crate[k] = crate[k] " " $5 / $7
+        rss[k] = rss[k] " " $8 / 1024; files[k] = files[k] " " $9
+        ok[$1, $2, $3] = 1
+        next
+    }
+    {   # cov.txt: harness engine round seconds edges
+        if ($2 == "seeds") { seeds[$1] = $5; next }
+        if (!(($1, $2, $3) in ok) || $5 == "-") next
+        at[$1, $2, $4] = at[$1, $2, $4] " " $5
+        if ($4 == last) edge[$1, $2] = edge[$1, $2] " " $5
+    }
+    BEGIN { nc = split(checks, C, " "); last = C[nc] }
+    END {
+        ne = split(engines, E, " "); nh = split(harnesses, H, " ")
+        print "                                                  fuzzgate ÷ libFuzzer"
+        printf "%-9s %-7s %9s %7s %7s %7s   %7s %6s %6s %6s   %s\n", "harness", "engine",
+            "cases/s", "edges", "corpus", "RSS", "cases/s", "cpu", "edges", "RSS",
+            "findings (any round)"
+        for (h = 1; h <= nh; h++) {
+            lr = median(rate[H[h], "lf"]); le = median(edge[H[h], "lf"])
+            lm = median(rss[H[h], "lf"]); lc = median(crate[H[h], "lf"])
+            for (e = 1; e <= ne; e++) {
+                k = H[h] SUBSEP E[e]
+                r = median(rate[k]); ed = median(edge[k]); m = median(rss[k])
+                c = median(crate[k])
+                rs = sprintf("%7s %6s %6s %6s", "", "", "", "")
+                if (E[e] != "lf")
+                    rs = sprintf("%7s %6s %6s %6s", ratio(r, lr), ratio(c, lc), ratio(ed, le),
+                                 ratio(m, lm))
+                if (E[e] != "lf" && ratio(r, lr) != "-") cr[E[e]] = cr[E[e]] " " r / lr
+                if (E[e] != "lf" && ratio(c, lc) != "-") cc[E[e]] = cc[E[e]] " " c / lc
+                if (E[e] != "lf" && ratio(ed, le) != "-") ce[E[e]] = ce[E[e]] " " ed / le
+                if (E[e] != "lf" && ratio(m, lm) != "-") cm[E[e]] = cm[E[e]] " " m / lm
+                fd = found[k] == "" ? "none" : found[k]
+                if (cut[k]) fd = fd " (" cut[k] " cut)"
+                printf "%-9s %-7s %9s %7s %7s %7s   %s   %s\n", H[h], E[e], fmt(r, "%.0f"),
+                    fmt(ed, "%.0f"), fmt(median(files[k]), "%.0f"), fmt(m, "%.0f"), rs, fd
+            }
+        }
+        for (e = 1; e <= ne; e++)
+            if (E[e] != "lf")
+                printf "%-9s %-7s %9s %7s %7s %7s   %7s %6s %6s %6s\n", "median", E[e], "", "",
+                    "", "", fmt(median(cr[E[e]]), "%.2f"), fmt(median(cc[E[e]]), "%.2f"),
+                    fmt(median(ce[E[e]]), "%.2f"), fmt(median(cm[E[e]]), "%.2f")
+        print ""
+        print "edges over time (medians; 0 s: the seeds)"
+        line = sprintf("%-9s %-7s %6s", "harness", "engine", "0 s")
+        for (c = 1; c <= nc; c++) line = line sprintf(" %6s", C[c] " s")
+        print line
+        for (h = 1; h <= nh; h++)
+            for (e = 1; e <= ne; e++) {
+                line = sprintf("%-9s %-7s %6s", H[h], E[e], seeds[H[h]])
+                for (c = 1; c <= nc; c++)
+                    line = line sprintf(" %6s", fmt(median(at[H[h], E[e], C[c]]), "%.0f"))
+                print line
+            }
+    }' "$RUNS" "$COVS"
+    echo "(lf = libFuzzer; drvc = fuzzgate's libFuzzer driver over the same clang objects;"
+    echo " drvg = the driver over gcc objects with the module's flags; native = a fuzzgate"
+    echo " target with fuzzgate's main, supervised, over the clang objects. Per-run rows in"
+    echo " $RUNS, coverage points in $COVS, plots in $D/<harness>-edges.svg)"
+    if [ -d "$D/findings" ]; then
+        echo
+        echo "findings (artifacts kept; replay each with the lf binary, e.g. $D/<harness>/lf FILE):"
+        find "$D/findings" -type f ! -name '*.log' ! -name '*.txt' | sort | while read -r f; do
+            hh=$(echo "$f" | sed "s|^$D/findings/||; s|/.*||")
+            echo "  $f: $D/$hh/lf $f"
+        done
+    fi
+} >"$RES"
+cat "$RES"
+
+# ---- plots --------------------------------------------------------------------------------
+for h in $RUN_HARNESSES; do
+    awk -v h="$h" -v engines="$ENGINES" '
+    function median(list,    n, v, i, j, t) {
+        n = split(list, v, " ")
+        for (i = 1; i <= n; i++)
+            for (j = i + 1; j <= n; j++)
+                if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    FILENAME == ARGV[1] { if ($1 == h && $10 == 1) cutrun[$2, $3] = 1; next }
+    $1 != h { next }
+    $2 == "seeds" { s0 = $5; next }
+    $5 != "-" && !(($2, $3) in cutrun) { at[$2, $4] = at[$2, $4] " " $5; ts[$4] = 1 }
+    END {
+        ne = split(engines, E, " ")
+        for (e = 1; e <= ne; e++) {
+            print E[e], 0, s0
+            for (t in ts) if ((E[e], t) in at) print E[e], t, median(at[E[e], t])
+        }
+    }' "$RUNS" "$COVS" |
+        awk -v title="$h ($VER): edges covered over time, $SECS s runs, medians of $REPS" \
+            -f bench/src/plot.awk >"$D/$h-edges.svg"
+done
+echo "bench-src: plots:$(for h in $RUN_HARNESSES; do printf ' %s' "$D/$h-edges.svg"; done)"
