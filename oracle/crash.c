@@ -8,9 +8,7 @@
 
 #include "engine/base/errout.h"
 #include "engine/base/safeio.h"
-#include "engine/findings/store.h"
-#include "engine/mutate/mutate.h"
-#include "oracle/case.h"
+#include "engine/base/case.h"
 #include "oracle/frames.h"
 
 #include <signal.h>
@@ -32,11 +30,11 @@ static struct {
     uint64_t frames[FGI_FRAMES];    /* the dying case's, captured by the handler */
     unsigned frames_n;
     int frames_sanitizer;           /* captured inside a sanitizer's report path */
-    void (*send)(void *, const fgi_dying *); /* an executor's channel (fgi_crash_channel) */
+    fgi_crash_send *send;           /* where a dying case's words go (fgi_crash_channel) */
     void *send_ctx;
 } crash;
 
-void fgi_crash_channel(void (*send)(void *ctx, const fgi_dying *d), void *ctx)
+void fgi_crash_channel(fgi_crash_send *send, void *ctx)
 {
     crash.send = send;
     crash.send_ctx = ctx;
@@ -59,72 +57,21 @@ const char *fgi_crash_signal_name(int sig)
 void fgi_crash_store(const char *kind, const char *what, const char *ending)
 {
     fgi_case_state *c = &fgi_case_now;
-    if (!c->active || !c->rec || c->forked)
+    if (!c->active || !c->id || c->forked)
         return;
     c->active = 0;
-    char muts[512];
-    fgi_sink m = {.fd = -1};
-    for (unsigned i = 0; c->mut && i < c->mut->napplied; i++) {
-        if (i)
-            fgi_sink_put(&m, ",");
-        fgi_sink_put(&m, fgi_mutators[c->mut->applied[i]].name);
-    }
-    size_t n = m.len < sizeof muts - 1 ? m.len : sizeof muts - 1;
-    memcpy(muts, m.buf, n);
-    muts[n] = '\0';
-    char detail[160];
-    fgi_sink d = {.fd = -1};
-    fgi_sink_put(&d, what);
-    n = d.len < sizeof detail - 1 ? d.len : sizeof detail - 1;
-    memcpy(detail, d.buf, n);
-    detail[n] = '\0';
-
-    if (crash.send) {
-        /* An executor: the supervisor stores it, from the input in the shared slot. */
-        fgi_dying dy;
-        memset(&dy, 0, sizeof dy);
-        size_t kl = strlen(kind), wl = strlen(detail);
-        memcpy(dy.kind, kind, kl < sizeof dy.kind - 1 ? kl : sizeof dy.kind - 1);
-        memcpy(dy.what, detail, wl < sizeof dy.what - 1 ? wl : sizeof dy.what - 1);
-        dy.nframes = crash.frames_n;
-        dy.from_sanitizer = (uint32_t)crash.frames_sanitizer;
-        memcpy(dy.frames, crash.frames, crash.frames_n * sizeof crash.frames[0]);
-        crash.send(crash.send_ctx, &dy);
-        return;
-    }
-    char key[160 + 3 * 48];
-    fgi_sink kk = {.fd = -1};
-    fgi_sink_put(&kk, what);
-    if (crash.frames_n) {
-        /* In-process (--no-fork): naming frames here is not signal-safe, but the process
-         * is ending anyway and there is no supervisor to do it. */
-        char where[3 * 48];
-        fgi_frames_describe(crash.frames, crash.frames_n, crash.frames_sanitizer, where,
-                            sizeof where);
-        if (where[0]) {
-            fgi_sink_put(&kk, " at ");
-            fgi_sink_put(&kk, where);
-        }
-    }
-    n = kk.len < sizeof key - 1 ? kk.len : sizeof key - 1;
-    memcpy(key, kk.buf, n);
-    key[n] = '\0';
-    fgi_finding_rec f = *c->rec;
-    f.kind = kind;
-    f.detail = key;
-    f.class_key = key;
-    f.site = NULL;
-    f.mutations = c->mut ? muts : "";
-    fgi_finding_classify(&f);
-    char path[1];
-    fgi_store_finding(&f, path, 0);
-    fgi_sink k = {.fd = fgi_errout_fd()};
-    fgi_sink_put(&k, "fuzzgate: ");
-    fgi_sink_put(&k, f.at->target);
-    fgi_sink_put(&k, ": ");
-    fgi_sink_put(&k, ending);
-    fgi_sink_put(&k, "\n");
-    fgi_sink_flush(&k);
+    if (!crash.send)
+        return; /* nobody to tell: the process dies with its signal */
+    fgi_dying dy;
+    memset(&dy, 0, sizeof dy);
+    size_t kl = strlen(kind), wl = strlen(what);
+    memcpy(dy.kind, kind, kl < sizeof dy.kind - 1 ? kl : sizeof dy.kind - 1);
+    /* 159 bytes of the cause at most, as a finding's detail has always had */
+    memcpy(dy.what, what, wl < 159 ? wl : 159);
+    dy.nframes = crash.frames_n;
+    dy.from_sanitizer = (uint32_t)crash.frames_sanitizer;
+    memcpy(dy.frames, crash.frames, crash.frames_n * sizeof crash.frames[0]);
+    crash.send(crash.send_ctx, &dy, ending);
 }
 
 /* A sanitizer's death callback: it has printed its report and is about to exit, so the
@@ -155,7 +102,7 @@ __attribute__((weak)) void __asan_on_error(void)
 static void on_exit_during_case(void)
 {
     /* A child the target forked inherits the trap; its exit() is not the case's. */
-    if (!fgi_case_now.active || !fgi_case_now.rec || getpid() != fgi_case_now.pid)
+    if (!fgi_case_now.active || !fgi_case_now.id || getpid() != fgi_case_now.pid)
         return;
     fgi_crash_store("exit", "the target called exit() during a case",
                     "called exit() during a case; this process ends with status 1");

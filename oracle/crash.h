@@ -1,11 +1,11 @@
 /* oracle/crash.h — the no-crash oracle: fatal signals, exit() during a case, and checks.
  *
  * A fatal signal during a case (stack overflow included: the handlers run on an alternate
- * stack), a sanitizer's report, or exit() called by the target is stored as a finding from
- * the input the running case still holds (case.h) and the process dies as it would have.
- * A check (FG_CHECK, fg_fail) ends only the case (fgi_case_end). In an executor the
- * finding goes to the supervisor instead, through the channel the executor gives
- * (fgi_crash_channel).
+ * stack), a sanitizer's report, or exit() called by the target becomes a finding of the
+ * input the running case still holds (case.h), and the process dies as it would have.
+ * A check (FG_CHECK, fg_fail) ends only the case (fgi_case_end). The finding goes out
+ * through the channel the run gives (fgi_crash_channel): an executor's to its supervisor,
+ * which stores it, or the store path of a process that keeps its own findings.
  */
 #ifndef FG_CRASH_H
 #define FG_CRASH_H
@@ -32,14 +32,18 @@ FGI_HIDDEN fg_error fgi_crash_arm(void);
 /* Restores the handlers and stack that were there before. */
 FGI_HIDDEN void fgi_crash_disarm(void);
 
-/* Where a dying case's last words go instead of the store path: an executor's way to its
- * supervisor (send must be signal-safe). NULL: this process stores its own findings. */
-FGI_HIDDEN void fgi_crash_channel(void (*send)(void *ctx, const fgi_dying *d), void *ctx);
+/* Where a dying case's last words go: called from a fatal-signal handler (or the exit
+ * trap), so it must be signal-safe. d is the case's cause and frames; ending is what the
+ * process is about to do, for a line on stderr ("crashed; this process ends ..."); who
+ * the case is and its input are in the case state (case.h). */
+typedef void fgi_crash_send(void *ctx, const fgi_dying *d, const char *ending);
+/* Sets the channel (the run gives one: to the supervisor from an executor, to the store
+ * path in a process that keeps its own findings). NULL: none; a dying case then only dies. */
+FGI_HIDDEN void fgi_crash_channel(fgi_crash_send *send, void *ctx);
 
-/* Stores a finding of `kind` for the running case (if one runs on this thread and this
- * process is not a target's fork) through the one store path — or, in an executor, sends
- * it to the supervisor, which stores it — and prints "fuzzgate: <target>: <ending>".
- * `what` names the cause; with the crash's top frames it is the class key. Signal-safe. */
+/* Tells the channel of a finding of `kind` for the running case (if one runs on this
+ * thread and this process is not a target's fork). `what` names the cause; with the
+ * crash's top frames it is the class key. Signal-safe. */
 FGI_HIDDEN void fgi_crash_store(const char *kind, const char *what, const char *ending);
 
 /* "SIGSEGV (invalid memory access)" and the like: a static string. Signal-safe. */

@@ -47,7 +47,7 @@ void fgi_fdwatch_close(fgi_fdwatch *w)
 {
     for (unsigned i = 0; i < FGI_FD_WINDOW; i++) {
         fgi_free(w->slots[i].data);
-        fgi_free(w->slots[i].origin);
+        fgi_free((char *)w->slots[i].id.origin);
     }
     if (w->ours >= 0)
         close(w->ours);
@@ -55,8 +55,7 @@ void fgi_fdwatch_close(fgi_fdwatch *w)
     w->ours = -1;
 }
 
-int fgi_fdwatch_note(fgi_fdwatch *w, const uint8_t *data, size_t size, int64_t k,
-                     const char *origin, const fgi_mut *mut)
+int fgi_fdwatch_note(fgi_fdwatch *w, const uint8_t *data, size_t size, const fgi_case_id *id)
 {
     FG_ASSERT(w->count < FGI_FD_WINDOW);
     fgi_fd_slot *s = &w->slots[w->count];
@@ -70,16 +69,15 @@ int fgi_fdwatch_note(fgi_fdwatch *w, const uint8_t *data, size_t size, int64_t k
     if (size)
         memcpy(s->data, data, size);
     s->size = size;
-    s->case_index = k;
-    if (s->origin) { /* usually none: a generated case; the funnel's call is per case */
-        fgi_free(s->origin);
-        s->origin = NULL;
+    char *was = (char *)s->id.origin;
+    s->id = *id;
+    s->id.origin = was;
+    if (was) { /* usually none: a generated case; the funnel's call is per case */
+        fgi_free(was);
+        s->id.origin = NULL;
     }
-    if (origin && !(s->origin = fgi_strdup(origin)))
+    if (id->origin && !(s->id.origin = fgi_strdup(id->origin)))
         return -1;
-    s->napplied = mut && !origin ? mut->napplied : 0;
-    if (s->napplied)
-        memcpy(s->applied, mut->applied, s->napplied);
     s->heap_run = fgi_heap_run();
     w->count++;
     return w->count == FGI_FD_WINDOW;
@@ -104,12 +102,8 @@ void fgi_fdwatch_heap_left(const fgi_fdwatch *w, uint8_t again[FGI_FD_WINDOW])
 /* Runs slot s alone, as the case it was (its origin and mutations for a finding). */
 static void run_slot(fgi_harness *e, const fgi_fd_slot *s, fgi_case_result *res)
 {
-    fgi_mut saved;
-    saved.napplied = s->napplied;
-    memcpy(saved.applied, s->applied, sizeof saved.applied);
-    fgi_harness_origin(e, s->case_index, s->origin, &saved);
+    fgi_harness_origin(e, &s->id);
     fgi_harness_run(e, s->data, s->size, res);
-    fgi_harness_origin(e, -1, "", NULL); /* `saved` is about to go out of scope */
 }
 
 const fgi_fd_slot *fgi_fdwatch_rerun(fgi_fdwatch *w, fgi_harness *e, unsigned i,

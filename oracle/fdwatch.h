@@ -26,10 +26,7 @@
 typedef struct fgi_fd_slot {
     uint8_t *data;       /* owned copy of the input */
     size_t size, cap;
-    int64_t case_index;  /* -1 for a replayed input */
-    char *origin;        /* owned copy, or NULL for a generated case */
-    unsigned napplied;   /* the mutations that made it */
-    uint8_t applied[FGI_MUT_STACK];
+    fgi_case_id id;      /* who it was; id.origin an owned copy, or NULL (generated) */
     unsigned heap_run;   /* fgi_heap_run after it: its runs are those after the slot before */
 } fgi_fd_slot;
 
@@ -46,8 +43,8 @@ FGI_HIDDEN void fgi_fdwatch_close(fgi_fdwatch *w);
 
 /* Records an input that just passed. Returns 1 when the window is full and
  * fgi_fdwatch_check is due, 0 otherwise, -1 when out of memory. */
-FGI_HIDDEN int fgi_fdwatch_note(fgi_fdwatch *w, const uint8_t *data, size_t size, int64_t k,
-                                const char *origin, const fgi_mut *mut);
+FGI_HIDDEN int fgi_fdwatch_note(fgi_fdwatch *w, const uint8_t *data, size_t size,
+                                const fgi_case_id *id);
 
 /* The probe at a window's end: the lowest free descriptor when it is at most the last
  * probe's (w->base), else w->base + 1 (it rose). Exposed for its test. */

@@ -7,9 +7,9 @@
  */
 #include "oracle/harness.h"
 
+#include "engine/feedback/cmp.h"
 #include "engine/feedback/coverage.h"
 #include "engine/feedback/signals.h"
-#include "engine/supervise/wire.h"
 #include "oracle/allowance.h"
 #include "oracle/crash.h"
 #include "oracle/heap.h"
@@ -23,9 +23,8 @@
 /* Process-wide because only one harness may arm the process's signal handlers at a time.
  * Run thread only. */
 static struct {
-    fgi_harness *open; /* the open harness, NULL when none */
-    fgi_slot *slot;    /* an executor's shared slot, or NULL */
-    uint64_t seq;      /* the next input's position in the run */
+    fgi_harness *open;               /* the open harness, NULL when none */
+    const fgi_harness_channel *ch;   /* an executor's channel, or NULL */
 } harness;
 
 /* The one call into a target body. Not inlined and not a tail call, so the return address
@@ -46,32 +45,10 @@ static uint64_t probe_boundary(const uint8_t *in, size_t size)
     return 0;
 }
 
-/* Copies the input about to run into the executor's shared slot, so the supervisor still
- * has it if this case kills the process. */
-static void publish(const fgi_harness *e, const uint8_t *data, size_t size)
+void fgi_harness_attach(const fgi_harness_channel *ch)
 {
-    fgi_slot *sl = harness.slot;
-    if (size > sl->cap)
-        size = sl->cap; /* cannot happen: the slot is sized for the largest input */
-    if (data != sl->data && size)
-        memcpy(sl->data, data, size);
-    sl->size = size;
-    sl->seq = harness.seq;
-    sl->case_index = e->crash.case_index;
-    sl->napplied = e->mut ? e->mut->napplied : 0;
-    if (sl->napplied)
-        memcpy(sl->applied, e->mut->applied, sl->napplied);
-}
-
-void fgi_harness_attach(fgi_slot *slot)
-{
-    fgi_case_now.started = slot ? &slot->cases : &fgi_case_now.own_started;
-    harness.slot = slot;
-}
-
-void fgi_harness_seq(uint64_t seq)
-{
-    harness.seq = seq;
+    fgi_case_now.started = ch ? ch->started : &fgi_case_now.own_started;
+    harness.ch = ch;
 }
 
 fg_error fgi_harness_open(fgi_harness *e, const fg_target *t)
@@ -100,8 +77,7 @@ void fgi_harness_close(fgi_harness *e)
     fgi_heap_hold(0); /* the last case's blocks are forgotten, no free is looked up */
     fgi_timeout_disarm();
     fgi_crash_disarm();
-    fgi_case_now.rec = NULL;
-    fgi_case_now.mut = NULL;
+    fgi_case_now.id = NULL;
     harness.open = NULL;
     /* The input buffer comes from the target-visible allocator on purpose: under ASan
      * its end is a redzone, so a read one past the input is caught. It is allocated and
@@ -140,8 +116,9 @@ static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
     res->rejected = 0;
     c->rejected = 0;
     c->res = res;
-    c->rec = &e->crash;
-    c->mut = e->mut;
+    c->id = &e->id;
+    c->data = data;
+    c->size = size;
     /* Only this thread writes the counter: a load and a store, no locked add. */
     _Atomic unsigned long *started = c->started;
     atomic_store_explicit(started, atomic_load_explicit(started, memory_order_relaxed) + 1,
@@ -153,9 +130,9 @@ static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
         fgi_cov_reset();
         fgi_cov_budget(fgi_cov_budget_for(e->time_ms));
     }
-    if (harness.slot) {
-        publish(e, data, size);
-        harness.slot->active = 1;
+    if (harness.ch) {
+        harness.ch->publish(harness.ch->ctx, &e->id, data, size);
+        *harness.ch->active = 1;
     }
     if (sigsetjmp(c->jump, 0) == 0) {
         fgi_heap_arm(allowance);
@@ -198,8 +175,8 @@ static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
         res->status = FGI_CASE_ENDED;
         res->sig = 0;
     }
-    if (harness.slot)
-        harness.slot->active = 0;
+    if (harness.ch)
+        *harness.ch->active = 0;
 }
 
 /* The retention check's re-runs of the same input. */
@@ -224,19 +201,14 @@ void fgi_harness_window(fgi_harness *e, int on)
     e->window = on;
 }
 
-void fgi_harness_origin(fgi_harness *e, int64_t case_index, const char *origin,
-                        const fgi_mut *mut)
+void fgi_harness_origin(fgi_harness *e, const fgi_case_id *id)
 {
-    e->crash.case_index = case_index;
-    e->crash.origin = origin;
-    e->mut = origin ? NULL : mut;
+    e->id = *id;
 }
 
 void fgi_harness_run(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_result *res)
 {
     FG_ASSERT(harness.open == e && size <= e->cap && !fgi_case_now.active);
-    e->crash.data = data;
-    e->crash.size = size;
     fgi_heap_report heap;
     run_body(e, data, size, res, &heap);
     if (res->status == FGI_CASE_OK && heap.live_blocks && !e->window) {

@@ -4,16 +4,15 @@
  * exit(), FG_CHECK/fg_fail; here: writes to the read-only input), no amplification and no
  * retention (heap.c), bounded time (timeout.c, and the watchdog the session starts). A
  * case ends in one of the statuses of case.h; a fatal signal does not return here at all
- * — the finding goes from the handler to the supervisor (an executor, fgi_harness_attach)
- * or through the one store path (finding.h, --no-fork), and the process dies with the
- * signal.
+ * — the finding goes from the handler through the channel the run gave the crash oracle
+ * (fgi_crash_channel: to the supervisor, or stored in-process), and the process dies with
+ * the signal. The harness reports through what it is given and includes nothing of the
+ * engine above the oracles: who a case is travels as an opaque fgi_case_id.
  */
 #ifndef FG_HARNESS_H
 #define FG_HARNESS_H
 
-#include "engine/findings/finding.h"
-#include "engine/mutate/mutate.h"
-#include "oracle/case.h"
+#include "engine/base/case.h"
 
 /* The per-target harness state. Owned by the session's run; one open at a time per
  * process (signals and fg_fail_at reach the running case through case.h). */
@@ -21,12 +20,7 @@ typedef struct fgi_harness {
     const fg_target *target;
     uint8_t *buf;      /* input buffer; a case's bytes end exactly at buf + cap */
     size_t cap;
-    /* What the crash path needs to store a finding from a signal handler. The session
-     * fills target, seed, program and findings_dir once, and before each case calls
-     * fgi_harness_origin.
-     * crash.data/size are set by fgi_harness_run to the caller's pristine copy. */
-    fgi_finding_rec crash;
-    const fgi_mut *mut;
+    fgi_case_id id;    /* who the next case is (fgi_harness_origin) */
     unsigned time_ms;  /* the case's deadline (set by the session): the edge budget's base */
     int window;        /* fgi_harness_window: retention checks wait for the window's end */
 } fgi_harness;
@@ -38,10 +32,8 @@ FGI_HIDDEN fg_error fgi_harness_open(fgi_harness *h, const fg_target *t);
 FGI_HIDDEN void fgi_harness_close(fgi_harness *h);
 /* Makes room for an input of size bytes (call outside a case). */
 FGI_HIDDEN fg_error fgi_harness_reserve(fgi_harness *h, size_t size);
-/* Says where the next input comes from, for a finding the crash path stores: a generated
- * case (origin NULL; mut's applied list names its mutations) or a replayed one. */
-FGI_HIDDEN void fgi_harness_origin(fgi_harness *h, int64_t case_index, const char *origin,
-                                   const fgi_mut *mut);
+/* Says who the next case is (copied; id->origin is borrowed until the next call). */
+FGI_HIDDEN void fgi_harness_origin(fgi_harness *h, const fgi_case_id *id);
 /* Runs one case over a copy of data[0..size) (size <= cap) and fills res. data itself is
  * the pristine copy the write oracle compares against and the crash path stores. */
 FGI_HIDDEN void fgi_harness_run(fgi_harness *h, const uint8_t *data, size_t size,
@@ -55,11 +47,19 @@ FGI_HIDDEN void fgi_harness_run(fgi_harness *h, const uint8_t *data, size_t size
  * on = 0 ends the window and forgets its blocks. */
 FGI_HIDDEN void fgi_harness_window(fgi_harness *h, int on);
 
-struct fgi_slot;
-/* Makes this process an executor: every input is published into `slot` before its body
- * runs (the dying case's words go through fgi_crash_channel). NULL undoes it. */
-FGI_HIDDEN void fgi_harness_attach(struct fgi_slot *slot);
-/* The run position of the next input (published with it). */
-FGI_HIDDEN void fgi_harness_seq(uint64_t seq);
+/* What an executor's supervisor must see of every case, whatever becomes of the process:
+ * the input, published before its body runs (publish is called on the run thread, outside
+ * the body), and whether a body runs and how many have started (shared memory the
+ * supervisor reads). */
+typedef struct fgi_harness_channel {
+    void *ctx;
+    void (*publish)(void *ctx, const fgi_case_id *id, const uint8_t *data, size_t size);
+    volatile int *active;           /* set to 1 while a body runs */
+    _Atomic unsigned long *started; /* counts the bodies started */
+} fgi_harness_channel;
+
+/* Makes this process an executor: the harness reports through ch (borrowed until undone;
+ * the dying case's words go through fgi_crash_channel). NULL undoes it. */
+FGI_HIDDEN void fgi_harness_attach(const fgi_harness_channel *ch);
 
 #endif

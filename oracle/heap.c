@@ -24,7 +24,7 @@
  */
 #include "oracle/heap.h"
 
-#include "oracle/case.h"
+#include "engine/base/case.h"
 #include "oracle/frames.h"
 #include "oracle/heap_quarantine.h"
 #include "oracle/heap_registry.h"

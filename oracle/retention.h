@@ -8,7 +8,7 @@
 #ifndef FG_RETENTION_H
 #define FG_RETENTION_H
 
-#include "oracle/case.h"
+#include "engine/base/case.h"
 #include "oracle/heap.h"
 
 /* A warm-up run, then up to FGI_RETENTION_MEASURED measured runs; the input

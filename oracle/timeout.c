@@ -1,7 +1,7 @@
 /* oracle/timeout.c — the watchdog's verdict, delivered to the running case's own thread. */
 #include "oracle/timeout.h"
 
-#include "oracle/case.h"
+#include "engine/base/case.h"
 #include "oracle/crash.h"
 
 #include <signal.h>

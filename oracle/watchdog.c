@@ -2,7 +2,7 @@
  * on the case path. */
 #include "oracle/watchdog.h"
 
-#include "oracle/case.h"
+#include "engine/base/case.h"
 #include "oracle/timeout.h"
 
 #include <pthread.h>

@@ -1,7 +1,7 @@
 /* engine/feedback/cmp.c — the comparison callbacks and hooks, and the tables they fill. */
 #include "engine/feedback/cmp.h"
 
-#include "oracle/case.h"
+#include "engine/base/case.h"
 #include "engine/feedback/sancov.h"
 #include "engine/base/numtext.h"
 

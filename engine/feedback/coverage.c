@@ -13,7 +13,7 @@
  */
 #include "engine/feedback/coverage.h"
 
-#include "oracle/case.h"
+#include "engine/base/case.h"
 #include "engine/feedback/sancov.h"
 
 #include <link.h>

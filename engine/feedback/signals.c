@@ -8,7 +8,7 @@
  */
 #include "engine/feedback/signals.h"
 
-#include "oracle/case.h"
+#include "engine/base/case.h"
 
 /* Process-wide because the target calls these without a context. Written only on the
  * thread running a case (fgi_case_on_thread: another thread of the target writing here

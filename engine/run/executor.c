@@ -21,6 +21,7 @@
 /* ---- the executor side: running cases --------------------------------------------- */
 
 _Static_assert(FGI_RUN_CHUNK < UINT8_MAX, "covcount.h counts a chunk's hits in a byte");
+_Static_assert(FGI_MUT_STACK <= FGI_CASE_APPLIED, "a case's identity names every mutation");
 
 /* Room for cap features in the case's buffers; 0, or -1 (the run's error set). */
 static int feats_room(run *r, size_t cap)
@@ -248,8 +249,11 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
 {
     int64_t k = seq < r->plan.nitems ? -1 : (int64_t)(seq - r->plan.nitems);
     const char *origin = fgi_plan_origin(r, seq);
-    fgi_harness_seq(seq);
-    fgi_harness_origin(&r->ex.exec, k, origin, &r->ex.mut);
+    fgi_case_id id = {.seq = seq, .case_index = k, .origin = origin,
+                      .napplied = origin ? 0 : r->ex.mut.napplied};
+    if (id.napplied)
+        memcpy(id.applied, r->ex.mut.applied, id.napplied);
+    fgi_harness_origin(&r->ex.exec, &id);
     unsigned long mark = fgi_cmp_mark(), smark = fgi_cmp_mark_strs();
     fgi_harness_run(&r->ex.exec, data, size, &r->ex.res);
     /* A generated case whose own comparisons show a checksum it broke runs again with the
@@ -262,11 +266,11 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
         fgi_harness_run(&r->ex.exec, data, size, &r->ex.res);
     }
     if (r->ex.res.status != FGI_CASE_OK) {
-        fgi_record_emit(r, data, size, seq, k, r->ex.mut.applied, origin ? 0 : r->ex.mut.napplied);
+        fgi_record_emit(r, data, size, seq, k, id.applied, id.napplied);
         return;
     }
     note_case(r, seq, data, size, always, mark, smark);
-    if (fgi_fdwatch_note(&r->ex.fds, data, size, k, origin, &r->ex.mut) < 0)
+    if (fgi_fdwatch_note(&r->ex.fds, data, size, &id) < 0)
         fgi_run_error(r, FG_ENOMEM);
 }
 
@@ -339,11 +343,8 @@ static void flush_hits(run *r, fgi_covcount *cc, fgi_novelty *d, int which)
 static void window_finding(run *r, const fgi_fd_slot *fs, const fgi_case_result *res)
 {
     r->ex.res = *res;
-    uint64_t seq = fs->case_index < 0 ? 0 : r->plan.nitems + (uint64_t)fs->case_index;
-    for (size_t i = 0; fs->case_index < 0 && i < r->plan.nitems; i++)
-        if (fs->origin && strcmp(fs->origin, r->plan.items[i].origin) == 0)
-            seq = i;
-    fgi_record_emit(r, fs->data, fs->size, seq, fs->case_index, fs->applied, fs->napplied);
+    fgi_record_emit(r, fs->data, fs->size, fs->id.seq, fs->id.case_index, fs->id.applied,
+                    fs->id.napplied);
 }
 
 /* The end of a chunk (the window of oracle/fdwatch.h): the inputs whose heap blocks no
@@ -457,6 +458,30 @@ void fgi_executor_free(run *r)
     r->ex.own_work = r->ex.scratch = r->ex.work = NULL;
 }
 
+/* A dying case's last words to the supervisor (oracle/crash.h). Signal-safe. */
+static void send_dying(void *ctx, const fgi_dying *d, const char *ending)
+{
+    (void)ending; /* the supervisor says what became of the executor */
+    fgi_wire_say_dying(((const fgi_wire_link *)ctx)->msg_fd, d);
+}
+
+/* Copies the input about to run into the executor's shared slot, so the supervisor still
+ * has it if this case kills the process (the harness's channel, oracle/harness.h). */
+static void publish(void *ctx, const fgi_case_id *id, const uint8_t *data, size_t size)
+{
+    fgi_slot *sl = ctx;
+    if (size > sl->cap)
+        size = sl->cap; /* cannot happen: the slot is sized for the largest input */
+    if (data != sl->data && size)
+        memcpy(sl->data, data, size);
+    sl->size = size;
+    sl->seq = id->seq;
+    sl->case_index = id->case_index;
+    sl->napplied = id->napplied;
+    if (id->napplied)
+        memcpy(sl->applied, id->applied, id->napplied);
+}
+
 fg_error fgi_executor_open(run *r)
 {
     fg_error e = fgi_harness_open(&r->ex.exec, r->t);
@@ -464,7 +489,11 @@ fg_error fgi_executor_open(run *r)
         return e;
     r->ex.exec_open = 1;
     r->ex.exec.time_ms = r->plan.time_ms; /* -timeout/--timeout-ms over .time_ms: the budget */
-    r->ex.exec.crash.at = &r->place; /* where the crash path stores (in-process) */
+    /* A dying case's finding: to the supervisor from an executor, else stored here. */
+    if (r->side == FGI_SIDE_EXECUTOR)
+        fgi_crash_channel(send_dying, r->ex.link);
+    else
+        fgi_crash_channel(fgi_record_dying, r);
     if ((e = fgi_fdwatch_open(&r->ex.fds)) != FG_OK)
         return e;
     r->ex.fds_open = 1;
@@ -491,12 +520,7 @@ void fgi_executor_close(run *r)
     if (r->ex.exec_open)
         fgi_harness_close(&r->ex.exec);
     r->ex.exec_open = 0;
-}
-
-/* A dying case's last words to the supervisor (oracle/crash.h). Signal-safe. */
-static void send_dying(void *ctx, const fgi_dying *d)
-{
-    fgi_wire_say_dying(((const fgi_wire_link *)ctx)->msg_fd, d);
+    fgi_crash_channel(NULL, NULL);
 }
 
 /* The body of a forked executor. */
@@ -507,8 +531,8 @@ int fgi_executor_main(void *ctx, unsigned j, uint64_t from, fgi_wire_link *link,
     r->ex.link = link;
     r->ex.slot = slot;
     r->ex.work = slot->data;
-    fgi_harness_attach(slot);
-    fgi_crash_channel(send_dying, link);
+    const fgi_harness_channel ch = {slot, publish, &slot->active, &slot->cases};
+    fgi_harness_attach(&ch);
     fg_error e = fgi_executor_open(r);
     if (e == FG_OK)
         fgi_executor_run(r, j, from);

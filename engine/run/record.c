@@ -2,9 +2,13 @@
  * stored) or sent to it by the executor that survived it. */
 #include "engine/run/record.h"
 
+#include "engine/base/errout.h"
+#include "engine/base/safeio.h"
 #include "engine/findings/findings.h"
+#include "engine/findings/store.h"
 #include "engine/run/control.h"
 #include "engine/run/plan.h"
+#include "oracle/frames.h"
 
 #include <string.h>
 
@@ -72,4 +76,63 @@ void fgi_record_emit(run *r, const uint8_t *data, size_t size, uint64_t seq, int
     fg_error e = fgi_wire_put_find(r->ex.link, &w);
     if (e != FG_OK)
         fgi_run_error(r, e);
+}
+
+/* Copies what s holds into out (capacity cap), cut to fit, NUL-terminated. Signal-safe. */
+static void sink_text(const fgi_sink *s, char *out, size_t cap)
+{
+    size_t n = s->len < cap - 1 ? s->len : cap - 1;
+    memcpy(out, s->buf, n);
+    out[n] = '\0';
+}
+
+void fgi_record_dying(void *ctx, const fgi_dying *d, const char *ending)
+{
+    run *r = ctx;
+    const fgi_case_state *c = &fgi_case_now;
+    char muts[512];
+    fgi_sink m = {.fd = -1};
+    for (unsigned i = 0; i < c->id->napplied; i++) {
+        if (i)
+            fgi_sink_put(&m, ",");
+        fgi_sink_put(&m, fgi_mutators[c->id->applied[i]].name);
+    }
+    sink_text(&m, muts, sizeof muts);
+    char key[sizeof d->what + 3 * 48];
+    fgi_sink kk = {.fd = -1};
+    fgi_sink_put(&kk, d->what);
+    if (d->nframes) {
+        /* Naming frames is not signal-safe, but the process is ending anyway and there is
+         * no supervisor to do it. */
+        char where[3 * 48];
+        fgi_frames_describe(d->frames, d->nframes, (int)d->from_sanitizer, where,
+                            sizeof where);
+        if (where[0]) {
+            fgi_sink_put(&kk, " at ");
+            fgi_sink_put(&kk, where);
+        }
+    }
+    sink_text(&kk, key, sizeof key);
+    fgi_finding_rec f = {
+        .at = &r->place,
+        .kind = d->kind,
+        .detail = key,
+        .class_key = key,
+        .data = c->data,
+        .size = c->size,
+        .case_index = c->id->case_index,
+        .seq = c->id->seq,
+        .origin = c->id->origin,
+        .mutations = muts,
+    };
+    fgi_finding_classify(&f);
+    char path[1];
+    fgi_store_finding(&f, path, 0);
+    fgi_sink k = {.fd = fgi_errout_fd()};
+    fgi_sink_put(&k, "fuzzgate: ");
+    fgi_sink_put(&k, r->place.target);
+    fgi_sink_put(&k, ": ");
+    fgi_sink_put(&k, ending);
+    fgi_sink_put(&k, "\n");
+    fgi_sink_flush(&k);
 }

@@ -17,4 +17,8 @@ FGI_HIDDEN void fgi_record_find(run *r, const fgi_wire_find *w, const char *clas
 FGI_HIDDEN void fgi_record_emit(run *r, const uint8_t *data, size_t size, uint64_t seq,
                                 int64_t k, const uint8_t *applied, unsigned napplied);
 
+/* The crash oracle's channel (oracle/crash.h) in a process that keeps its own findings
+ * (--no-fork): the dying case's finding stored, from inside a fatal-signal handler. */
+FGI_HIDDEN void fgi_record_dying(void *ctx, const fgi_dying *d, const char *ending);
+
 #endif

@@ -16,24 +16,26 @@
 # defined in one of its files and shared through a private header (the heap oracle's),
 # is not a circle.
 #
-# Any circle among engine/, oracle/ and bridge/ (includes) or engine/ and oracle/ (calls)
-# is printed and fails the check: a module can be read, tested and moved with only what
-# it depends on. Folders: with -f the include graph of folders is printed instead, with
-# any circle, for information; it does not fail.
+# Folders. The same includes, between folders (engine/run, oracle, ...): the layers of
+# docs/design.md, base at the bottom, each folder including only folders below it.
+#
+# Any circle among engine/, oracle/ and bridge/ (includes, of modules or of folders) or
+# engine/ and oracle/ (calls) is printed and fails the check: a module can be read,
+# tested and moved with only what it depends on. With -f the folder graph is printed too.
 #
 #   B=build sh test/scripts/include_cycles.sh [-f]     (from the repository root)
 set -eu
 B=${B:-build}
-level=module
-[ "${1:-}" = -f ] && level=folder
+show=0
+[ "${1:-}" = -f ] && show=1
 files=$(find engine oracle bridge -type f \( -name '*.c' -o -name '*.h' -o -name '*.def' \) |
         LC_ALL=C sort)
 [ -n "$files" ] || { echo "include_cycles: run from the repository root" >&2; exit 2; }
 
 # Reads "from to" edges on stdin; prints each circle ("<what> circle: a -> b -> a") and
-# "<what>: N modules, no circle", or with folders=1 the graph. Exit 1 on a circle.
+# "<what>: N modules, no circle", and with show=1 the graph first. Exit 1 on a circle.
 circles() {
-    awk -v what="$1" -v folders="${2:-0}" '
+    awk -v what="$1" -v show="${2:-0}" '
     function add_edge(from, to) {
         nodes[from] = 1; nodes[to] = 1
         if (to == from || (from SUBSEP to) in edge) return
@@ -69,18 +71,19 @@ circles() {
                 t = sorted[j]; sorted[j] = sorted[j - 1]; sorted[j - 1] = t
             }
         for (i = 1; i <= n; i++) state[sorted[i]] = 0
-        if (folders)
+        if (show)
             for (i = 1; i <= n; i++)
-                if (succ[sorted[i]] != "") print sorted[i] " ->" succ[sorted[i]]
+                if (succ[sorted[i]] != "") print "  " sorted[i] " ->" succ[sorted[i]]
         for (i = 1; i <= n; i++) if (state[sorted[i]] == 0) visit(sorted[i])
-        if (ncircles && !folders) exit 1
-        if (!folders) print what ": " n " modules, no circle"
+        if (ncircles) exit 1
+        print what ": " n " modules, no circle"
     }'
 }
 
-# The include edges, by module (or by folder with -f).
+# The include edges, by module (level=module) or by folder.
+include_edges() {
 # shellcheck disable=SC2086
-awk -v level="$level" '
+awk -v level="$1" '
 function stem(p) { sub(/\.(c|h|def)$/, "", p); return p }
 function folder(p) { sub(/\/[^\/]*$/, "", p); return p }
 FNR == 1 { nfiles++; file[nfiles] = FILENAME; isfile[FILENAME] = 1 }
@@ -105,8 +108,10 @@ END {
         print unit(file[f])
         for (i = 1; i <= ninc[file[f]]; i++) print unit(file[f]), unit(incs[file[f], i])
     }
-}' $files | circles include "$([ $level = folder ] && echo 1 || echo 0)" || status=1
-[ $level = folder ] && exit 0
+}' $files
+}
+include_edges module | circles include || status=1
+include_edges folder | circles "folder include" "$show" || status=1
 
 # The call edges, by source file, from the objects of the sources there are now (an
 # object whose source was moved away is not looked at).

@@ -4,7 +4,7 @@
 #include "engine/feedback/sancov.h"
 
 #include "engine/feedback/cmp.h"
-#include "oracle/case.h"
+#include "engine/base/case.h"
 
 #include <pthread.h>
 #include <stdlib.h>

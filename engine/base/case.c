@@ -1,11 +1,11 @@
-/* oracle/case.c — the running case's state (case.h), and ending a case from inside it.
+/* engine/base/case.c — the running case's state (case.h), and ending a case from inside it.
  *
  * A case ends early by siglongjmp to the sigsetjmp in the harness. The jump buffer is set
  * with savemask = 0 so a case costs no signal-mask syscall; that is sound because
  * fgi_case_end is called from ordinary code (a check, the allocator, an edge callback),
  * never from a signal handler.
  */
-#include "oracle/case.h"
+#include "engine/base/case.h"
 
 #include <stdio.h>
 

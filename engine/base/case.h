@@ -1,4 +1,4 @@
-/* oracle/case.h — the running case: the state that signal handlers, checks and oracles read.
+/* engine/base/case.h — the running case: the state that signal handlers, checks and oracles read.
  *
  * One case body runs at a time per process. What it is (its result, its input's origin)
  * and where it stands (running or not, on which thread) is process-wide, because signal
@@ -34,8 +34,17 @@ typedef struct fgi_case_result {
     char detail[1024];    /* the finding's detail */
 } fgi_case_result;
 
-struct fgi_finding_rec;
-struct fgi_mut;
+#define FGI_CASE_APPLIED 8 /* the most mutations a case's identity names (FGI_MUT_STACK) */
+
+/* Who a case is, for whoever reports on it (the crash path's channel, an executor's shared
+ * slot, the descriptor oracle's window): opaque to the oracles, which pass it on. */
+typedef struct fgi_case_id {
+    uint64_t seq;          /* the input's position in the run */
+    int64_t case_index;    /* its generated case number, -1 for a replayed input */
+    const char *origin;    /* a replayed input's file or "seed #n"; NULL when generated */
+    unsigned napplied;     /* the mutators that made it: indices into the mutator table */
+    uint8_t applied[FGI_CASE_APPLIED];
+} fgi_case_id;
 
 /* The state itself. Written by the run thread (the harness, and end_case on the case's
  * own thread); read by handlers on that thread and, for `active` and `started`, by the
@@ -47,9 +56,10 @@ typedef struct fgi_case_state {
     sigjmp_buf jump;                   /* where an ended case returns to (the harness) */
     fgi_case_result *res;              /* the running case's result */
     int rejected;                      /* the running body called fg_reject */
-    const struct fgi_finding_rec *rec; /* what a finding of the running case is stored
-                                        * from (the harness's record; NULL when closed) */
-    const struct fgi_mut *mut;         /* the mutations that made its input, or NULL */
+    const fgi_case_id *id;             /* who the running case is (NULL when the harness is
+                                        * closed) */
+    const uint8_t *data;               /* its input, the pristine copy, and its size */
+    size_t size;
     uint64_t boundary;                 /* return address of the call into the target */
     volatile sig_atomic_t forked;      /* this process was forked by a target's case */
     volatile sig_atomic_t reporting;   /* a sanitizer is printing its report of the case */
