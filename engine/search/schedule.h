@@ -7,7 +7,7 @@
  *
  * Every decision here is taken at an epoch merge from the merged records alone, or during
  * an epoch from the snapshot alone, so it is the same for any number of executors and
- * under either compiler (engine/run/run.h's header gives the epoch rule).
+ * under either compiler (engine/run/state.h's header gives the epoch rule).
  */
 #ifndef FG_SCHEDULE_H
 #define FG_SCHEDULE_H
