@@ -452,6 +452,7 @@ FG_TEST(gate_rejected_inputs_are_not_kept)
     CHECK(r.exited && r.code == 0);
     CHECK(strstr(r.out, "corpus 1,") != NULL);
     fgt_run_free(&r);
+    fgt_rmrf(s.root);
 }
 
 /* A behaviour a rejected input showed first is not known for it: the accepted input doing
@@ -469,6 +470,7 @@ FG_TEST(gate_a_behaviour_first_seen_rejected_is_kept_when_accepted)
         CHECK(strstr(r.out, "corpus 129,") != NULL);
         fgt_run_free(&r);
     }
+    fgt_rmrf(s.root);
 }
 
 /* A target built without what it needs (planted_skipped, or the Brotli targets without
