@@ -8,7 +8,6 @@
 #include "engine/base/dir.h"
 #include "engine/base/safeio.h"
 
-#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,20 +18,6 @@
 static void path_of(char *buf, size_t cap, const char *dir, const char *name)
 {
     snprintf(buf, cap, "%s/%s", dir, name);
-}
-
-/* Entries of dir (not . and ..) whose name contains `part` ("" for all). */
-static size_t count_entries(const char *dir, const char *part)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    size_t n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strstr(e->d_name, part);
-    closedir(d);
-    return n;
 }
 
 /* The inputs fgi_dir_list finds, "a|b|c", checking that nothing else is in dir. */
@@ -46,7 +31,7 @@ static void listing_of(const char *dir, char *out, size_t cap)
     for (size_t i = 0; i < n.count; i++)
         len += (size_t)snprintf(out + len, len < cap ? cap - len : 0, "%s%s", i ? "|" : "",
                                 n.names[i]);
-    CHECK_EQ_U(count_entries(dir, ""), n.count);
+    CHECK_EQ_U(fgt_count_entries(dir, ""), n.count);
     fgi_names_free(&n);
 }
 
@@ -94,7 +79,7 @@ FG_TEST(corpus_dir_failed_write_leaves_nothing)
     fgi_store_fail_nth(0);
     CHECK_EQ_U(written, 0);
     CHECK_STR(name, SHA1_ABC); /* still named, for the message */
-    CHECK_EQ_U(count_entries(dir, ""), 0);
+    CHECK_EQ_U(fgt_count_entries(dir, ""), 0);
     listing_of(dir, listing, sizeof listing);
     CHECK_STR(listing, "");
     /* a directory that cannot be made: a file is in the way */
@@ -254,8 +239,8 @@ FG_TEST(corpus_dir_two_writers_share_a_directory)
     CHECK(reads > 1);
     for (int w = 0; w < 2; w++)
         CHECK(WIFEXITED(status[w]) && WEXITSTATUS(status[w]) == 0);
-    CHECK_EQ_U(count_entries(dir, ""), 40 + 2 * 40);
-    CHECK_EQ_U(count_entries(dir, ".tmp."), 0);
+    CHECK_EQ_U(fgt_count_entries(dir, ""), 40 + 2 * 40);
+    CHECK_EQ_U(fgt_count_entries(dir, ".tmp."), 0);
     static seen s;
     memset(&s, 0, sizeof s);
     int missing;

@@ -311,9 +311,7 @@ FG_TEST(gate_corpus_file_is_replayed_first)
     scratch_open(&s, "test-planted");
     char dir[400], file[500];
     snprintf(dir, sizeof dir, "%s/planted_check", s.corpus);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-    CHECK(system(cmd) == 0);
+    CHECK(fgt_mkdirs(dir) == 0);
     snprintf(file, sizeof file, "%s/boundary-bug", dir);
     CHECK(fgt_write(file, "\xab", 1) == 0);
     fgt_run r;
@@ -454,6 +452,7 @@ FG_TEST(gate_rejected_inputs_are_not_kept)
     CHECK(r.exited && r.code == 0);
     CHECK(strstr(r.out, "corpus 1,") != NULL);
     fgt_run_free(&r);
+    fgt_rmrf(s.root);
 }
 
 /* A behaviour a rejected input showed first is not known for it: the accepted input doing
@@ -471,6 +470,7 @@ FG_TEST(gate_a_behaviour_first_seen_rejected_is_kept_when_accepted)
         CHECK(strstr(r.out, "corpus 129,") != NULL);
         fgt_run_free(&r);
     }
+    fgt_rmrf(s.root);
 }
 
 /* A target built without what it needs (planted_skipped, or the Brotli targets without
@@ -605,10 +605,9 @@ FG_TEST(gate_target_without_its_corpus_fails_naming_the_directory)
     fgt_run_free(&r);
 
     /* An empty directory is no better; the seeding command itself runs and seeds it. */
-    char dir[400], cmd[500];
+    char dir[400];
     snprintf(dir, sizeof dir, "%s/hex", s.corpus);
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-    CHECK(system(cmd) == 0);
+    CHECK(fgt_mkdirs(dir) == 0);
     run_gate(&s, &r, NULL, "hex", NULL, NULL);
     CHECK(r.exited && r.code == 1 && strstr(r.out, "hex is empty") != NULL);
     fgt_run_free(&r);

@@ -34,20 +34,6 @@ static void put(const char *dir, const char *name, const char *data, size_t n)
     CHECK(fgt_write(path, data, n) == 0);
 }
 
-static void mkdirs(const char *path)
-{
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "mkdir -p %s", path);
-    CHECK(system(cmd) == 0);
-}
-
-/* The files of dir (not "." and ".."). */
-static int count_files(const char *dir)
-{
-    char none[1];
-    return fgt_find(dir, "", "", none, sizeof none) - 2;
-}
-
 /* 1 when dir holds a file named by the SHA-1 of data whose bytes are data. */
 static int holds(const char *dir, const char *data, size_t n)
 {
@@ -83,7 +69,7 @@ FG_TEST(lf_merge_modes_end_and_keep_one_input_per_branch)
     char root[256], in[300], out[300], buf[128];
     CHECK(fgt_tmpdir(root, sizeof root) == 0);
     snprintf(in, sizeof in, "%s/in", root);
-    mkdirs(in);
+    CHECK(fgt_mkdirs(in) == 0);
     for (int i = 0; i < 100; i++) {
         char name[16];
         snprintf(name, sizeof name, "in%02d", i);
@@ -92,7 +78,7 @@ FG_TEST(lf_merge_modes_end_and_keep_one_input_per_branch)
     for (size_t m = 0; m < 2; m++)
         for (size_t t = 0; t < sizeof times / sizeof times[0]; t++) {
             snprintf(out, sizeof out, "%s/out%zu%zu", root, m, t);
-            mkdirs(out);
+            CHECK(fgt_mkdirs(out) == 0);
             const char *args[6] = {modes[m]};
             int a = 1;
             for (int k = 0; k < 2; k++)
@@ -109,7 +95,7 @@ FG_TEST(lf_merge_modes_end_and_keep_one_input_per_branch)
             CHECK(r.exited && r.code == 0);
             CHECK(strstr(r.err, "kept 9, 9 of them new") != NULL);
             CHECK(strstr(r.err, "does not write") == NULL);
-            CHECK(count_files(out) == 9);
+            CHECK(fgt_count_entries(out, "") == 9);
             for (int i = 0; i < 9; i++)
                 CHECK(holds(out, buf, merge_input(i, buf)));
             fgt_run_free(&r);
@@ -191,8 +177,8 @@ FG_TEST(lf_run_grows_the_first_corpus_dir_and_resumes)
     CHECK(fgt_tmpdir(root, sizeof root) == 0);
     snprintf(dir, sizeof dir, "%s/corpus", root);
     snprintf(other, sizeof other, "%s/more", root);
-    mkdirs(dir);
-    mkdirs(other);
+    CHECK(fgt_mkdirs(dir) == 0);
+    CHECK(fgt_mkdirs(other) == 0);
     put(dir, "seed", "PATHa", 5);
     put(other, "seed2", "PATHb", 5);
     const char *grow[] = {"-runs=3000", "-seed=3", dir, other, NULL};
@@ -200,28 +186,28 @@ FG_TEST(lf_run_grows_the_first_corpus_dir_and_resumes)
     run_lf("test-lf-cov", &r, grow);
     CHECK(r.exited && r.code == 0);
     CHECK(strstr(r.err, "new inputs are written to") != NULL);
-    int files = count_files(dir);
+    size_t files = fgt_count_entries(dir, "");
     CHECK(files > 2); /* the seed and what the run kept: the other branches at least */
-    CHECK(count_files(other) == 1); /* only the first dir grows */
-    CHECK(holds(dir, "PATHc", 5) || count_files(dir) > 8);
+    CHECK(fgt_count_entries(other, "") == 1); /* only the first dir grows */
+    CHECK(holds(dir, "PATHc", 5) || fgt_count_entries(dir, "") > 8);
     fgt_run_free(&r);
 
     const char *resume[] = {"-runs=0", "-print_final_stats=1", dir, NULL};
     run_lf("test-lf-cov", &r, resume);
     CHECK(r.exited && r.code == 0);
-    snprintf(read_line, sizeof read_line, "INFO: %d inputs read", files);
+    snprintf(read_line, sizeof read_line, "INFO: %zu inputs read", files);
     CHECK(strstr(r.err, read_line) != NULL);
     CHECK(strstr(r.err, "stat::new_units_added:          0") != NULL);
-    CHECK(count_files(dir) == files);
+    CHECK(fgt_count_entries(dir, "") == files);
     fgt_run_free(&r);
 
     snprintf(out, sizeof out, "--corpus-out=%s/fg", root);
     const char *fg[] = {"-runs=3000", "-seed=4", out, other, NULL};
     run_lf("test-lf-cov", &r, fg);
     CHECK(r.exited && r.code == 0);
-    CHECK(count_files(other) == 1);
+    CHECK(fgt_count_entries(other, "") == 1);
     snprintf(out, sizeof out, "%s/fg/test-lf-cov", root);
-    CHECK(count_files(out) > 0);
+    CHECK(fgt_count_entries(out, "") > 0);
     fgt_run_free(&r);
     fgt_rmrf(root);
 }
@@ -234,7 +220,7 @@ FG_TEST(lf_close_fd_mask_keeps_the_engine_reports)
     CHECK(fgt_tmpdir(root, sizeof root) == 0);
     snprintf(dir, sizeof dir, "%s/corpus", root);
     snprintf(prefix, sizeof prefix, "-artifact_prefix=%s/", root);
-    mkdirs(dir);
+    CHECK(fgt_mkdirs(dir) == 0);
     put(dir, "a", "PATHa", 5);
     put(dir, "b", "CRSH", 4);
     const char *quiet[] = {"-close_fd_mask=3", prefix, "-runs=10", dir, NULL};
@@ -281,7 +267,7 @@ FG_TEST(lf_verbose_prints_features_not_a_zero_signature)
     char root[256], dir[300];
     CHECK(fgt_tmpdir(root, sizeof root) == 0);
     snprintf(dir, sizeof dir, "%s/corpus", root);
-    mkdirs(dir);
+    CHECK(fgt_mkdirs(dir) == 0);
     put(dir, "a", "PATHa", 5);
     const char *args[] = {"--verbose", "-runs=500", dir, NULL};
     fgt_run r;

@@ -337,9 +337,8 @@ static void lf_open(lf_scratch *s, const char *input)
     snprintf(s->corpus, sizeof s->corpus, "%s/corpus", s->root);
     snprintf(s->prefix, sizeof s->prefix, "-artifact_prefix=%s/a/", s->root);
     snprintf(s->prog, sizeof s->prog, "%s/test-lf", fgt_build_dir());
-    char cmd[400], file[400];
-    snprintf(cmd, sizeof cmd, "mkdir -p %s", s->corpus);
-    CHECK(system(cmd) == 0);
+    char file[400];
+    CHECK(fgt_mkdirs(s->corpus) == 0);
     snprintf(file, sizeof file, "%s/input", s->corpus);
     CHECK(fgt_write(file, input, strlen(input)) == 0);
 }
@@ -478,13 +477,12 @@ FG_TEST(lf_run_usage_errors_exit_2)
  * the domain's edit, blended with byte havoc). */
 FG_TEST(lf_run_custom_mutator_finds_what_havoc_does_not)
 {
-    char root[256], prog[300], prefix[320], corpus[300], cmd[400];
+    char root[256], prog[300], prefix[320], corpus[300];
     CHECK(fgt_tmpdir(root, sizeof root) == 0);
     snprintf(prog, sizeof prog, "%s/test-lf-custom", fgt_build_dir());
     snprintf(prefix, sizeof prefix, "-artifact_prefix=%s/", root);
     snprintf(corpus, sizeof corpus, "%s/corpus", root);
-    snprintf(cmd, sizeof cmd, "mkdir -p %s", corpus);
-    CHECK(system(cmd) == 0);
+    CHECK(fgt_mkdirs(corpus) == 0);
     char *argv[] = {prog, prefix, "-runs=20000", "-seed=1", corpus, NULL};
     fgt_run r;
     CHECK(fgt_spawn(argv, NULL, &r) == 0);

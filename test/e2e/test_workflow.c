@@ -64,9 +64,20 @@ static void minimized_to_trigger(const char *target, const char *kind)
     fgt_rmrf(root);
 }
 
-FG_TEST(workflow_minimize_a_crash_keeps_its_class) { minimized_to_trigger("planted_segv", "crash"); }
-FG_TEST(workflow_minimize_a_check_keeps_its_class) { minimized_to_trigger("planted_check", "check"); }
-FG_TEST(workflow_minimize_a_leak_keeps_its_class) { minimized_to_trigger("planted_leak", "retention"); }
+FG_TEST(workflow_minimize_a_crash_keeps_its_class)
+{
+    minimized_to_trigger("planted_segv", "crash");
+}
+
+FG_TEST(workflow_minimize_a_check_keeps_its_class)
+{
+    minimized_to_trigger("planted_check", "check");
+}
+
+FG_TEST(workflow_minimize_a_leak_keeps_its_class)
+{
+    minimized_to_trigger("planted_leak", "retention");
+}
 
 FG_TEST(workflow_minimize_a_passing_file_says_so)
 {
@@ -108,18 +119,6 @@ FG_TEST(workflow_depth_run_minimises_each_new_class)
     fgt_rmrf(root);
 }
 
-static unsigned files_in(const char *dir)
-{
-    DIR *d = opendir(dir);
-    unsigned n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL)
-        n += e->d_name[0] != '.';
-    if (d)
-        closedir(d);
-    return n;
-}
-
 /* planted_clean's signature is (first byte >> 4, a length bucket): six inputs of one
  * shape and one of another merge into two, and a second merge adds nothing. */
 FG_TEST(workflow_merge_keeps_a_smallest_covering_set)
@@ -143,11 +142,11 @@ FG_TEST(workflow_merge_keeps_a_smallest_covering_set)
     CHECK(planted(&r, fdir, merge, "planted_clean", in) == 0);
     CHECK(r.exited && r.code == 0);
     CHECK(strstr(r.out, "kept 2, 2 of them new") != NULL);
-    CHECK_EQ_U(files_in(out), 2);
+    CHECK_EQ_U(fgt_count_entries(out, ""), 2);
     fgt_run_free(&r);
     CHECK(planted(&r, fdir, merge, "planted_clean", in) == 0);
     CHECK(strstr(r.out, "kept 2, 0 of them new") != NULL);
-    CHECK_EQ_U(files_in(out), 2);
+    CHECK_EQ_U(fgt_count_entries(out, ""), 2);
     fgt_run_free(&r);
     fgt_rmrf(root);
 }
@@ -203,18 +202,6 @@ FG_TEST(workflow_committed_corpus_past_its_budget_fails)
     fgt_rmrf(root);
 }
 
-static int has_temporary(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int found = 0;
-    while (d && (e = readdir(d)) != NULL)
-        found |= strstr(e->d_name, ".tmp.") != NULL;
-    if (d)
-        closedir(d);
-    return found;
-}
-
 /* Starts `test-planted a1 [a2] --seconds=60 target` in the background (output discarded),
  * lets it run a second, sends it sig and returns its wait status. */
 static int interrupt_depth_run(const char *a1, const char *a2, const char *target, int sig)
@@ -261,7 +248,7 @@ FG_TEST(workflow_sigint_stops_a_depth_run_and_writes_the_reports)
     CHECK(rep && strstr(rep, "planted_leak") != NULL);
     free(rep);
     snprintf(report, sizeof report, "%s/f", root);
-    CHECK(!has_temporary(report));
+    CHECK_EQ_U(fgt_count_entries(report, ".tmp."), 0);
     fgt_rmrf(root);
 }
 
@@ -304,7 +291,7 @@ FG_TEST(workflow_corpus_out_is_written_and_resumed_from)
     CHECK(planted(&r, fdir, outarg, "--cases=2000", "planted_clean") == 0);
     CHECK(r.exited && r.code == 0);
     fgt_run_free(&r);
-    unsigned n = files_in(tdir);
+    size_t n = fgt_count_entries(tdir, "");
     CHECK(n > 5);
     /* Names are the SHA-1 of the content. */
     DIR *d = opendir(tdir);
@@ -321,12 +308,12 @@ FG_TEST(workflow_corpus_out_is_written_and_resumed_from)
      * input. Before the plain-build search a second run added nothing.) */
     CHECK(planted(&r, fdir, outarg, "--cases=2000", "planted_clean") == 0);
     CHECK(r.exited && r.code == 0);
-    unsigned again = files_in(tdir);
+    size_t again = fgt_count_entries(tdir, "");
     CHECK(again >= n && again <= n + n / 10);
     char path[400];
     snprintf(path, sizeof path, "%s/f/report.json", root);
     char *rep = fgt_slurp(path, NULL), want[64];
-    snprintf(want, sizeof want, "\"replayed\": %u,", n + 1); /* and the empty input */
+    snprintf(want, sizeof want, "\"replayed\": %zu,", n + 1); /* and the empty input */
     CHECK(rep && strstr(rep, want) != NULL);
     free(rep);
     fgt_run_free(&r);
@@ -351,9 +338,9 @@ FG_TEST(workflow_kill_9_leaves_no_partial_file_and_no_executor)
     snprintf(cmd, sizeof cmd, "pgrep -f -- '[-]%s' >/dev/null", outarg + 1);
     CHECK(system(cmd) != 0);
     snprintf(cmd, sizeof cmd, "%s/f/matrix_leak", root);
-    CHECK(!has_temporary(cmd));
+    CHECK_EQ_U(fgt_count_entries(cmd, ".tmp."), 0);
     snprintf(cmd, sizeof cmd, "%s/matrix_leak", out);
-    CHECK(!has_temporary(cmd));
+    CHECK_EQ_U(fgt_count_entries(cmd, ".tmp."), 0);
     fgt_rmrf(root);
 }
 
@@ -369,6 +356,6 @@ FG_TEST(workflow_sigterm_stops_a_supervised_parallel_run_and_writes_the_reports)
     CHECK(rep && strstr(rep, "\"kind\": \"crash\"") != NULL);
     free(rep);
     snprintf(report, sizeof report, "%s/f/matrix_segv", root);
-    CHECK(!has_temporary(report));
+    CHECK_EQ_U(fgt_count_entries(report, ".tmp."), 0);
     fgt_rmrf(root);
 }

@@ -1,9 +1,10 @@
-/* test/support/proc.c — running sibling programs in child processes and reading what they left. */
+/* test/support/proc.c — child processes and the scratch files they leave: run, capture, read. */
 #include "test/support/proc.h"
 
 #include "test/support/check.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,28 @@ int fgt_tmpdir(char *buf, size_t cap)
     return mkdtemp(buf) ? 0 : -1;
 }
 
+int fgt_mkdirs(const char *path)
+{
+    char p[4096];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof p) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(p, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (p[i] != '/' && p[i] != '\0')
+            continue;
+        char c = p[i];
+        p[i] = '\0';
+        if (mkdir(p, 0755) != 0 && errno != EEXIST)
+            return -1;
+        p[i] = c;
+    }
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}
+
 void fgt_rmrf(const char *path)
 {
     DIR *d = opendir(path);
@@ -97,7 +120,25 @@ int fgt_find(const char *dir, const char *prefix, const char *suffix, char *buf,
     return found;
 }
 
-int fgt_spawn(char *const argv[], char *const env[], fgt_run *r)
+size_t fgt_count_entries(const char *dir, const char *part)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strstr(e->d_name, part);
+    closedir(d);
+    return n;
+}
+
+/* What a child of fork_capture does once its output is redirected: never returns. */
+typedef void child_fn(void *ctx);
+
+/* Forks; the child sends stdout and stderr to files and calls body; the parent waits and
+ * fills r with how it ended and what it wrote. 0 or -1. */
+static int fork_capture(child_fn *body, void *ctx, fgt_run *r)
 {
     memset(r, 0, sizeof *r);
     char dir[256], outp[300], errp[300];
@@ -107,8 +148,10 @@ int fgt_spawn(char *const argv[], char *const env[], fgt_run *r)
     snprintf(errp, sizeof errp, "%s/err", dir);
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        fgt_rmrf(dir);
         return -1;
+    }
     if (pid == 0) {
         int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -116,9 +159,7 @@ int fgt_spawn(char *const argv[], char *const env[], fgt_run *r)
             _exit(127);
         dup2(o, 1);
         dup2(e, 2);
-        for (size_t i = 0; env && env[i]; i++)
-            putenv(env[i]);
-        execv(argv[0], argv);
+        body(ctx);
         _exit(127);
     }
     int st = 0;
@@ -135,6 +176,44 @@ int fgt_spawn(char *const argv[], char *const env[], fgt_run *r)
         r->err = strdup("");
     fgt_rmrf(dir);
     return 0;
+}
+
+typedef struct exec_args {
+    char *const *argv, *const *env;
+} exec_args;
+
+static void exec_body(void *ctx)
+{
+    const exec_args *a = ctx;
+    for (size_t i = 0; a->env && a->env[i]; i++)
+        putenv(a->env[i]);
+    execv(a->argv[0], a->argv);
+    _exit(127);
+}
+
+int fgt_spawn(char *const argv[], char *const env[], fgt_run *r)
+{
+    exec_args a = {argv, env};
+    return fork_capture(exec_body, &a, r);
+}
+
+typedef struct call_args {
+    int (*fn)(void *ctx);
+    void *ctx;
+} call_args;
+
+static void call_body(void *ctx)
+{
+    const call_args *a = ctx;
+    int rc = a->fn(a->ctx);
+    fflush(NULL);
+    _exit(rc & 0xff);
+}
+
+int fgt_call_in_child(int (*fn)(void *ctx), void *ctx, fgt_run *r)
+{
+    call_args a = {fn, ctx};
+    return fork_capture(call_body, &a, r);
 }
 
 int fgt_planted_gate(const char *root, const char *findings, const char *targets,

@@ -1,4 +1,4 @@
-/* test/support/proc.h — running sibling programs in child processes and reading what they left. */
+/* test/support/proc.h — child processes and the scratch files they leave: run, capture, read. */
 #ifndef FG_TEST_PROC_H
 #define FG_TEST_PROC_H
 
@@ -15,6 +15,10 @@ typedef struct fgt_run {
 /* Runs argv (argv[0] a path) with extra environment assignments env ("NAME=VALUE",
  * NULL-terminated, may be NULL) and captures its output. Returns 0 or -1. */
 int fgt_spawn(char *const argv[], char *const env[], fgt_run *r);
+/* Calls fn(ctx) in a forked child and captures its output as fgt_spawn does; the child
+ * exits with what fn returns (0..255). An abort (an assertion, a sanitizer's report) or a
+ * crash there fails the one test that checks r, not the runner. Returns 0 or -1. */
+int fgt_call_in_child(int (*fn)(void *ctx), void *ctx, fgt_run *r);
 void fgt_run_free(fgt_run *r);
 /* Runs the gate of <build>/test-planted over the comma-separated targets, with
  * --findings=<root>/<findings> and an empty corpus (<root>/no-corpus); 0 or -1. */
@@ -23,6 +27,8 @@ int fgt_planted_gate(const char *root, const char *findings, const char *targets
 
 /* A fresh temporary directory (path into buf, capacity cap); 0 or -1. */
 int fgt_tmpdir(char *buf, size_t cap);
+/* mkdir -p: path and every missing parent (0755); 0, or -1 with errno. */
+int fgt_mkdirs(const char *path);
 /* rm -rf of a temporary directory. */
 void fgt_rmrf(const char *path);
 /* Reads a whole file (malloc'd, NUL-terminated, size in *n); NULL if unreadable. */
@@ -32,5 +38,8 @@ int fgt_write(const char *path, const void *data, size_t n);
 /* Finds the first file in dir whose name starts with prefix and ends with suffix;
  * its full path into buf. Returns the number of such files. */
 int fgt_find(const char *dir, const char *prefix, const char *suffix, char *buf, size_t cap);
+/* The entries of dir (not "." and "..") whose name contains part ("" for all); 0 when dir
+ * cannot be opened. */
+size_t fgt_count_entries(const char *dir, const char *part);
 
 #endif

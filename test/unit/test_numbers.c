@@ -1,6 +1,8 @@
 /* test/unit/test_numbers.c — numbers as text: the forms of a compared value
- * (engine/base/numtext.c), and the number tokens found in an input (engine/mutate/numbers.c). */
+ * (engine/base/numtext.c), the number tokens found in an input and the mutator cmp_number
+ * that rewrites them (engine/mutate/numbers.c). */
 #include "test/support/check.h"
+#include "test/support/mutators.h"
 
 #include "engine/base/numtext.h"
 #include "engine/base/rng.h"
@@ -186,4 +188,137 @@ FG_TEST(numbers_tokens_read_as_strtod_reads_them)
                    (int)size, buf, v, len, ref, (size_t)(end - text));
         CHECK(ok);
     }
+}
+
+/* ---- cmp_number ------------------------------------------------------------------------ */
+
+static double bits_double(uint64_t b)
+{
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+static uint64_t double_bits(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+typedef struct number_seen {
+    const char *pre, *post; /* what surrounds the number, unchanged */
+    double want;            /* the operand that should replace it */
+    int is_float;
+    unsigned exact;         /* results whose number reads back as want exactly */
+    unsigned forms[6];      /* which first characters: digit, '0x', exponent, ... */
+} number_seen;
+
+/* The number between pre and post reads back as want, or as its neighbour (an ordered
+ * comparison's nudge: one ulp, or +-1 for an integer). */
+static int number_written(const fgt_input *in, const uint8_t *out, size_t n, void *ctx)
+{
+    (void)in;
+    number_seen *s = ctx;
+    size_t pl = strlen(s->pre), ql = strlen(s->post);
+    if (n < pl + ql + 1 || n - pl - ql >= 64 || memcmp(out, s->pre, pl) != 0 ||
+        memcmp(out + n - ql, s->post, ql) != 0)
+        return 0;
+    char text[64];
+    memcpy(text, out + pl, n - pl - ql);
+    text[n - pl - ql] = '\0';
+    char *end;
+    double v = s->is_float ? (double)strtof(text, &end) : strtod(text, &end);
+    if (*end != '\0')
+        return 0;
+    s->exact += v == s->want;
+    s->forms[0] += strchr(text, 'x') != NULL;
+    s->forms[1] += strchr(text, 'e') != NULL;
+    s->forms[2] += strchr(text, 'e') == NULL && strchr(text, 'x') == NULL;
+    double d = v - s->want;
+    return v == s->want || (d < 0 ? -d : d) <= 1.0 || (d < 0 ? -d : d) < 1e-9 * s->want;
+}
+
+FG_TEST(mutate_cmp_number)
+{
+    FGT_MUTATOR(mu, "cmp_number");
+    fgi_cmp_reset();
+    /* The base input's own double comparison: the 3.25 it holds against 2718.5. */
+    fgi_cmp_int own = {double_bits(3.25), double_bits(2718.5), 8, 0, FGI_CMP_DOUBLE};
+    fgt_mutenv.local = &own;
+    fgt_mutenv.nlocal = 1;
+    static const char text[] = "v=3.25;";
+    fgt_input in = {(const uint8_t *)text, sizeof text - 1, 64, NULL, 0};
+    number_seen seen = {"v=", ";", 2718.5, 0, 0, {0}};
+    unsigned applied = fgt_mut_each(mu, &in, number_written, &seen, FGT_TRIALS);
+    CHECK(applied > FGT_TRIALS / 2); /* the empty pool is drawn now and then: a skip */
+    CHECK(seen.exact > applied / 2);
+    CHECK(seen.forms[0] > 0 && seen.forms[1] > 0 && seen.forms[2] > 0); /* %a, exp, plain */
+    /* The operand found is replaced by the other, whichever side it is. */
+    static const char text2[] = "v=2718.5;";
+    fgt_input in2 = {(const uint8_t *)text2, sizeof text2 - 1, 64, NULL, 0};
+    number_seen seen2 = {"v=", ";", 3.25, 0, 0, {0}};
+    CHECK(fgt_mut_each(mu, &in2, number_written, &seen2, FGT_TRIALS) > FGT_TRIALS / 2);
+    CHECK(seen2.exact > FGT_TRIALS / 4);
+    /* A float: its shortest text reads back through strtof. */
+    uint32_t fa, fb;
+    float f1 = 1.5f, f2 = 3.14f;
+    memcpy(&fa, &f1, 4);
+    memcpy(&fb, &f2, 4);
+    fgi_cmp_int fown = {fa, fb, 4, 0, FGI_CMP_FLOAT};
+    fgt_mutenv.local = &fown;
+    static const char text3[] = "x 1.5";
+    fgt_input in3 = {(const uint8_t *)text3, sizeof text3 - 1, 64, NULL, 0};
+    number_seen seen3 = {"x ", "", (double)3.14f, 1, 0, {0}};
+    CHECK(fgt_mut_each(mu, &in3, number_written, &seen3, FGT_TRIALS) > FGT_TRIALS / 2);
+    CHECK(seen3.exact > FGT_TRIALS / 4);
+    /* An integer comparison whose operand is the value of a number in the text (atoi's
+     * 42 against 1234): the number is rewritten, in decimal or hex. */
+    fgi_cmp_int iown = {42, 1234, 4, 1, FGI_CMP_INTEGER};
+    fgt_mutenv.local = &iown;
+    static const char text4[] = "n=42,";
+    fgt_input in4 = {(const uint8_t *)text4, sizeof text4 - 1, 64, NULL, 0};
+    number_seen seen4 = {"n=", ",", 1234, 0, 0, {0}};
+    CHECK(fgt_mut_each(mu, &in4, number_written, &seen4, FGT_TRIALS) > FGT_TRIALS / 2);
+    CHECK(seen4.exact > FGT_TRIALS / 4 && seen4.forms[0] > 0);
+    /* ... and where no number in the text is an operand, an integer comparison is no
+     * number: nothing to do. */
+    static const char text5[] = "n=43,";
+    fgt_input in5 = {(const uint8_t *)text5, sizeof text5 - 1, 64, NULL, 0};
+    CHECK(fgt_mut_each(mu, &in5, number_written, &seen4, 100) == 0);
+    /* A double with no number in the input: inserted as text. */
+    fgt_mutenv.local = &own;
+    static const char text6[] = "ab";
+    fgt_input in6 = {(const uint8_t *)text6, 2, 64, NULL, 0};
+    unsigned inserted = 0;
+    static uint8_t out[FGT_OUT_CAP];
+    for (uint64_t k = 0; k < 200; k++) {
+        size_t n = 0;
+        if (fgt_mut_run(mu, k, &in6, out, &n) == 1) {
+            char t[80];
+            size_t tl = n - 2;
+            memcpy(t, out, n);
+            t[n] = '\0';
+            for (size_t at = 0; at <= 2; at++) {
+                char num[64];
+                if (memcmp(t, text6, at) != 0 || memcmp(t + at + tl, text6 + at, 2 - at) != 0)
+                    continue;
+                memcpy(num, t + at, tl);
+                num[tl] = '\0';
+                char *end;
+                double v = strtod(num, &end);
+                if (*end == '\0' && (v == 2718.5 || v == 3.25 ||
+                                     bits_double(double_bits(v) + 1) == 2718.5 ||
+                                     bits_double(double_bits(v) - 1) == 2718.5 ||
+                                     bits_double(double_bits(v) + 1) == 3.25 ||
+                                     bits_double(double_bits(v) - 1) == 3.25)) {
+                    inserted++;
+                    break;
+                }
+            }
+        }
+    }
+    CHECK(inserted > 50);
+    fgt_mutenv.local = NULL;
+    fgt_mutenv.nlocal = 0;
 }

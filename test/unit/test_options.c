@@ -1,6 +1,7 @@
 /* test/unit/test_options.c — strict option parsing from flags, environment and text; the render
  * round trip; --help and docs/cli.md generated from the one table. */
 #include "test/support/check.h"
+#include "test/support/proc.h"
 
 #include "engine/run/options.h"
 
@@ -534,16 +535,14 @@ FG_TEST(options_docs_cli_md_is_current)
     CHECK(want != NULL);
     if (!want)
         return;
-    FILE *f = fopen("docs/cli.md", "rb");
-    if (!f) {
+    size_t n = 0;
+    char *have = fgt_slurp("docs/cli.md", &n);
+    if (!have) {
         fgt_fail(__FILE__, __LINE__, "docs/cli.md is missing: run `make docs`");
         free(want);
         return;
     }
-    char *have = malloc(len + 2);
-    size_t n = have ? fread(have, 1, len + 1, f) : 0;
-    fclose(f);
-    int same = have && n == len && memcmp(have, want, len) == 0;
+    int same = n == len && memcmp(have, want, len) == 0;
     if (!same)
         fgt_fail(__FILE__, __LINE__, "docs/cli.md is stale: run `make docs`");
 #define FG_OPTION(field, flag, env, type, def, help)                                       \

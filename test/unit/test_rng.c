@@ -1,12 +1,11 @@
 /* test/unit/test_rng.c — the case stream: a pure function of (seed, name, k), in range, roughly
  * uniform, and pinned to golden values so a change of the generator is noticed. */
 #include "test/support/check.h"
+#include "test/support/proc.h"
 
 #include "engine/base/rng.h"
 
 #include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #define SEED 0x5eed0f6a7e2026ULL /* the default --seed */
 
@@ -207,23 +206,22 @@ FG_TEST(rng_range_and_chance)
 /* fgi_rng_range(0, UINT64_MAX) is a valid call by its contract (lo <= hi); it must return,
  * not trip the n > 0 assertion of fgi_rng_below (hi - lo + 1 wraps to 0). Run in a child
  * so an abort fails this test only. */
+static int range_full_width(void *ctx)
+{
+    (void)ctx;
+    fgi_rng r;
+    fgi_rng_case(&r, SEED, 5, 6);
+    volatile uint64_t x = fgi_rng_range(&r, 0, UINT64_MAX);
+    (void)x;
+    return 0;
+}
+
 FG_TEST(rng_range_full_width_returns)
 {
-    fflush(stdout);
-    pid_t pid = fork();
-    CHECK(pid >= 0);
-    if (pid == 0) {
-        FILE *devnull = freopen("/dev/null", "w", stderr);
-        (void)devnull;
-        fgi_rng r;
-        fgi_rng_case(&r, SEED, 5, 6);
-        volatile uint64_t x = fgi_rng_range(&r, 0, UINT64_MAX);
-        (void)x;
-        _exit(0);
-    }
-    int status = 0;
-    CHECK(waitpid(pid, &status, 0) == pid);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    fgt_run r;
+    CHECK(fgt_call_in_child(range_full_width, NULL, &r) == 0);
+    CHECK(r.exited && r.code == 0);
+    fgt_run_free(&r);
 }
 
 /* Chi-square statistic of counts against a uniform expectation. */

@@ -1,6 +1,7 @@
 /* test/unit/test_store.c — finding classes (digits blanked, site verbatim) and the on-disk
  * store: exact bytes, the .txt record, directories created, atomic on failure. */
 #include "test/support/check.h"
+#include "test/support/proc.h"
 
 #include "engine/base/safeio.h"
 #include "engine/findings/store.h"
@@ -8,7 +9,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -71,26 +71,6 @@ static fgi_finding_rec record(const char *dir, const uint8_t *data, size_t size)
 
 /* ---- scratch directories and files ----------------------------------------------------- */
 
-static int make_tmp(char *buf, size_t cap)
-{
-    const char *t = getenv("TMPDIR");
-    snprintf(buf, cap, "%s/fgt-store-XXXXXX", t && *t ? t : "/tmp");
-    return mkdtemp(buf) ? 0 : -1;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void rm_rf(const char *path)
-{
-    nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /* The names in dir (not . and ..), joined by '|' in sorted order, into out; the count, or
  * -1 when dir cannot be opened. */
 static int listing(const char *dir, char *out, size_t cap)
@@ -124,37 +104,6 @@ static int listing(const char *dir, char *out, size_t cap)
     return n;
 }
 
-/* A whole file, NUL-terminated (malloc'd); NULL if unreadable. */
-static char *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        char *b = realloc(buf, cap * 2 + 1);
-        if (!b) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = b;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        if (size)
-            *size = n;
-    }
-    return buf;
-}
-
 /* stderr into a file while the store talks, so the test output stays tidy and the report
  * can be checked. */
 typedef struct captured {
@@ -182,7 +131,7 @@ static char *release_stderr(captured *c)
         dup2(c->saved, 2);
         close(c->saved);
     }
-    char *text = slurp(c->path, NULL);
+    char *text = fgt_slurp(c->path, NULL);
     unlink(c->path);
     return text;
 }
@@ -289,7 +238,7 @@ static const uint8_t SAMPLE[] = {0x00, 0xff, 0x0a, 0x22, 0x41};
 FG_TEST(store_writes_bin_and_txt)
 {
     char root[256], findings[512], tdir[600], bin[700], txt[700], path[1024], want[1024];
-    CHECK(make_tmp(root, sizeof root) == 0);
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
     snprintf(findings, sizeof findings, "%s/a/b/findings", root); /* none of it exists */
     fgi_finding_rec f = record(findings, SAMPLE, sizeof SAMPLE);
     snprintf(tdir, sizeof tdir, "%s/tlv", findings);
@@ -304,13 +253,13 @@ FG_TEST(store_writes_bin_and_txt)
     CHECK_LONG_STR(path, bin);
 
     size_t n = 0;
-    char *data = slurp(bin, &n);
+    char *data = fgt_slurp(bin, &n);
     CHECK(data != NULL);
     CHECK_EQ_U(n, sizeof SAMPLE);
     CHECK(data && n == sizeof SAMPLE && memcmp(data, SAMPLE, n) == 0);
     free(data);
 
-    char *t = slurp(txt, NULL);
+    char *t = fgt_slurp(txt, NULL);
     CHECK(t != NULL);
     CHECK(t && strncmp(t, "fuzzgate finding v1\n", 20) == 0);
     CHECK(has(t, "\ntarget: tlv\n"));
@@ -339,13 +288,13 @@ FG_TEST(store_writes_bin_and_txt)
     snprintf(want, sizeof want, "replay: fuzzgate tlv %s", bin);
     CHECK(has(err, want));
     free(err);
-    rm_rf(root);
+    fgt_rmrf(root);
 }
 
 FG_TEST(store_replayed_origin_and_empty_input)
 {
     char root[256], path[1024], txt[1024];
-    CHECK(make_tmp(root, sizeof root) == 0);
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
     fgi_finding_rec f = record(root, (const uint8_t *)"", 0);
     f.origin = "corpus/tlv/boundary-empty";
     f.case_index = -1;
@@ -355,17 +304,17 @@ FG_TEST(store_replayed_origin_and_empty_input)
     CHECK_EQ_U(fgi_store_finding(&f, path, sizeof path), 0);
     free(release_stderr(&c));
     size_t n = 99;
-    char *bin = slurp(path, &n);
+    char *bin = fgt_slurp(path, &n);
     CHECK(bin != NULL);
     CHECK_EQ_U(n, 0);
     free(bin);
     snprintf(txt, sizeof txt, "%s/tlv/%s.txt", root, f.class_id);
-    char *t = slurp(txt, NULL);
+    char *t = fgt_slurp(txt, NULL);
     CHECK(has(t, "\norigin: corpus/tlv/boundary-empty\n"));
     CHECK(has(t, "\nmutations: \n"));
     CHECK(has(t, "\nsize: 0\nhex: \nreplay: "));
     free(t);
-    rm_rf(root);
+    fgt_rmrf(root);
 }
 
 FG_TEST(store_long_input_is_written_whole)
@@ -379,7 +328,7 @@ FG_TEST(store_long_input_is_written_whole)
     for (size_t i = 0; i < N; i++)
         snprintf(hex + 2 * i, 3, "%02x", big[i]);
     char root[256], path[1024], txt[1024];
-    CHECK(make_tmp(root, sizeof root) == 0);
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
     fgi_finding_rec f = record(root, big, N);
     captured c;
     capture_stderr(&c, root);
@@ -388,24 +337,24 @@ FG_TEST(store_long_input_is_written_whole)
     CHECK(has(err, hex));
     free(err);
     size_t n = 0;
-    char *bin = slurp(path, &n);
+    char *bin = fgt_slurp(path, &n);
     CHECK_EQ_U(n, N);
     CHECK(bin && n == N && memcmp(bin, big, N) == 0);
     free(bin);
     snprintf(txt, sizeof txt, "%s/tlv/%s.txt", root, f.class_id);
-    char *t = slurp(txt, NULL);
+    char *t = fgt_slurp(txt, NULL);
     char *line = t ? strstr(t, "\nhex: ") : NULL;
     CHECK(line != NULL);
     CHECK(line && strncmp(line + 6, hex, 2 * N) == 0 && line[6 + 2 * N] == '\n');
     CHECK(has(t, "\nsize: 5000\n"));
     free(t);
-    rm_rf(root);
+    fgt_rmrf(root);
 }
 
 FG_TEST(store_same_finding_twice_is_one_file)
 {
     char root[256], tdir[600], names[1024], path[1024], want[1024];
-    CHECK(make_tmp(root, sizeof root) == 0);
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
     fgi_finding_rec f = record(root, SAMPLE, sizeof SAMPLE);
     captured c;
     capture_stderr(&c, root);
@@ -417,16 +366,16 @@ FG_TEST(store_same_finding_twice_is_one_file)
     CHECK_EQ_U(listing(tdir, names, sizeof names), 2);
     CHECK_LONG_STR(names, want);
     size_t n = 0;
-    char *bin = slurp(path, &n);
+    char *bin = fgt_slurp(path, &n);
     CHECK(bin && n == sizeof SAMPLE && memcmp(bin, SAMPLE, n) == 0);
     free(bin);
-    rm_rf(root);
+    fgt_rmrf(root);
 }
 
 FG_TEST(store_injected_write_failure_leaves_nothing)
 {
     char root[256], findings[512], tdir[600], names[1024], path[64];
-    CHECK(make_tmp(root, sizeof root) == 0);
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
     snprintf(findings, sizeof findings, "%s/f", root);
     snprintf(tdir, sizeof tdir, "%s/tlv", findings);
     fgi_finding_rec f = record(findings, SAMPLE, sizeof SAMPLE);
@@ -453,13 +402,13 @@ FG_TEST(store_injected_write_failure_leaves_nothing)
     CHECK_EQ_U(fgi_store_finding(&f, path, sizeof path), 0);
     free(release_stderr(&c));
     CHECK_EQ_U(listing(tdir, names, sizeof names), 2);
-    rm_rf(root);
+    fgt_rmrf(root);
 }
 
 FG_TEST(store_failed_txt_leaves_no_temporary_file)
 {
     char root[256], tdir[600], names[1024], path[1024], txt[1024];
-    CHECK(make_tmp(root, sizeof root) == 0);
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
     snprintf(tdir, sizeof tdir, "%s/tlv", root);
     fgi_finding_rec f = record(root, SAMPLE, sizeof SAMPLE);
     captured c;
@@ -474,13 +423,13 @@ FG_TEST(store_failed_txt_leaves_no_temporary_file)
     CHECK(access(txt, F_OK) != 0);
     int count = listing(tdir, names, sizeof names);
     CHECK(count >= 0 && !strstr(names, ".tmp"));
-    rm_rf(root);
+    fgt_rmrf(root);
 }
 
 FG_TEST(store_unwritable_directory_fails)
 {
     char root[256], file[512], findings[600], path[64];
-    CHECK(make_tmp(root, sizeof root) == 0);
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
     snprintf(file, sizeof file, "%s/plain", root);
     FILE *fp = fopen(file, "w");
     CHECK(fp != NULL);
@@ -504,14 +453,14 @@ FG_TEST(store_unwritable_directory_fails)
     }
     struct stat st;
     CHECK(stat(file, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0);
-    rm_rf(root);
+    fgt_rmrf(root);
 }
 
 FG_TEST(store_name_too_long_fails)
 {
     static char findings[5000];
     char root[256], path[64];
-    CHECK(make_tmp(root, sizeof root) == 0);
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
     size_t n = (size_t)snprintf(findings, sizeof findings, "%s/", root);
     memset(findings + n, 'd', sizeof findings - n - 1);
     findings[sizeof findings - 1] = '\0';
@@ -524,13 +473,13 @@ FG_TEST(store_name_too_long_fails)
     CHECK_LONG_STR(path, "");
     CHECK(has(err, SAMPLE_HEX));
     free(err);
-    rm_rf(root);
+    fgt_rmrf(root);
 }
 
 FG_TEST(store_path_capacity)
 {
     char root[256], path[16];
-    CHECK(make_tmp(root, sizeof root) == 0);
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
     fgi_finding_rec f = record(root, SAMPLE, sizeof SAMPLE);
     captured c;
     capture_stderr(&c, root);
@@ -541,13 +490,13 @@ FG_TEST(store_path_capacity)
     CHECK_EQ_U(fgi_store_finding(&f, path, 0), 0); /* no room at all: untouched */
     CHECK(path[0] == 'Z');
     free(release_stderr(&c));
-    rm_rf(root);
+    fgt_rmrf(root);
 }
 
 FG_TEST(store_make_dirs)
 {
     char root[256], p[600], copy[600];
-    CHECK(make_tmp(root, sizeof root) == 0);
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
     snprintf(p, sizeof p, "%s/x/y/z", root);
     memcpy(copy, p, sizeof p);
     CHECK_EQ_U(fgi_make_dirs(p), 0);
@@ -566,7 +515,7 @@ FG_TEST(store_make_dirs)
     errno = 0;
     CHECK(fgi_make_dirs(p) == -1);
     CHECK(errno == ENOTDIR);
-    rm_rf(root);
+    fgt_rmrf(root);
 }
 
 FG_TEST(store_sink_formatting)
