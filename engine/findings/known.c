@@ -4,6 +4,7 @@
 #include "engine/base/dir.h"
 #include "engine/base/lines.h"
 
+#include <errno.h>
 #include <string.h>
 
 void fgi_known_free(fgi_known *k)
@@ -36,13 +37,17 @@ fg_error fgi_known_load(const char *path, fgi_known *k, char *err, size_t errcap
     memset(k, 0, sizeof *k);
     uint8_t *text;
     size_t size;
+    /* Only a file that is not there is no list: one the run may not read, or a directory,
+     * is an error that names it (an empty list would make every triaged class new). */
     FILE *probe = fopen(path, "rb");
-    if (!probe)
+    if (!probe && errno == ENOENT)
         return FG_OK;
-    fclose(probe);
-    fg_error e = fgi_file_read(path, (size_t)1 << 20, &text, &size);
+    if (probe)
+        fclose(probe);
+    fg_error e = probe ? fgi_file_read(path, (size_t)1 << 20, &text, &size) : FG_EIO;
     if (e != FG_OK) {
-        snprintf(err, errcap, "%s: cannot read: %s", path, fg_strerror(e));
+        snprintf(err, errcap, "%s: cannot read: %s", path,
+                 e == FG_EINVAL ? "larger than 1 MiB" : fgi_strerror_io(e));
         return e;
     }
     size_t cap = 0;
@@ -59,6 +64,16 @@ fg_error fgi_known_load(const char *path, fgi_known *k, char *err, size_t errcap
         if (!valid_class(line + lead, id_end - lead) || r == len) {
             snprintf(err, errcap, "%s:%zu: expected '<class-id> <reason>', e.g. "
                      "'check-0123456789abcdef why it is known'", path, lines.lineno);
+            e = FG_EOPTION;
+            break;
+        }
+        size_t seen = 0;
+        while (seen < k->count && !(strlen(k->classes[seen]) == id_end - lead &&
+                                    memcmp(k->classes[seen], line + lead, id_end - lead) == 0))
+            seen++;
+        if (seen < k->count) {
+            snprintf(err, errcap, "%s:%zu: %.*s is listed twice (each class once, with one "
+                     "reason)", path, lines.lineno, (int)(id_end - lead), line + lead);
             e = FG_EOPTION;
             break;
         }

@@ -19,11 +19,11 @@ fg_error fgi_snapshot_init(run *r)
     r->snap.corpus.features = &r->snap.features;
     fgi_str kpath = {0};
     fgi_str_addf(&kpath, "%s/%s/known.txt", r->s->opt.corpus, r->t->name);
-    char kerr[512];
+    char kerr[512] = "";
     fg_error ke = kpath.failed ? FG_ENOMEM
                                : fgi_known_load(kpath.buf, &r->snap.known, kerr, sizeof kerr);
     fgi_str_free(&kpath);
-    if (ke == FG_EOPTION)
+    if (ke != FG_OK && kerr[0]) /* malformed, or not readable: the file is named */
         fprintf(r->s->log, "fuzzgate: %s\n", kerr);
     return ke;
 }
