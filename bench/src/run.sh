@@ -28,8 +28,6 @@
 #   drvg    the gcc objects with the same driver: what a user of the pkg-config module gets
 #   native  the clang objects + bench/real/native.c, a fuzzgate target (`real`) with
 #           fuzzgate's own main, supervised (the default): a forked executor runs the cases
-# drvc and native also link bench/src/indir.c: fuzzgate defines no
-# __sanitizer_cov_trace_pc_indir, which clang's fuzzer-no-link calls at every indirect call.
 #
 # Seeds, made here into $B/bench-src/<name>/seeds/ and the same for every engine: two
 # mangled names; an object assembled by the system's `as` from a few lines (a call with
@@ -304,16 +302,15 @@ build_harness() {
             -fsanitize=fuzzer-no-link -c -o "$dir/harness-clang.o" "$src" &&
             "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN -fsanitize=fuzzer-no-link \
                 -c -o "$dir/count-clang.o" bench/real/count.c &&
-            "$CLANG" -std=c11 -g $OPT $WARN -c -o "$dir/indir.o" bench/src/indir.c &&
             "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN -Iinclude -c -o "$dir/native.o" \
                 bench/real/native.c &&
             "$CLANG" -fsanitize=fuzzer -o "$dir/lf" "$dir/harness-clang.o" \
                 "$dir/count-clang.o" $(libs_of clang) &&
             "$CLANG" -o "$dir/drvc" "$dir/harness-clang.o" "$dir/count-clang.o" \
-                "$dir/indir.o" "$B/libfuzzgate_libfuzzer.a" "$B/libfuzzgate.a" \
+                "$B/libfuzzgate_libfuzzer.a" "$B/libfuzzgate.a" \
                 $(libs_of clang) -lpthread -lm &&
             "$CLANG" -o "$dir/native" "$dir/harness-clang.o" "$dir/count-clang.o" \
-                "$dir/indir.o" "$dir/native.o" "$B/engine/gate/driver_main.o" \
+                "$dir/native.o" "$B/engine/gate/driver_main.o" \
                 "$B/libfuzzgate.a" $(libs_of clang) -lpthread -lm
     } >>"$log" 2>&1 || die "cannot build the $h harness with $CLANG; see $log"
     if [ "$need_gcc" = 1 ]; then

@@ -281,21 +281,41 @@ static int image_or_heap(uint64_t a, uint64_t b)
     return a < top && b < top;
 }
 
-static void note_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
+/* Records a pair in the ring. */
+static inline void put_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
 {
-    cmp.traced = 1;
-    /* Equal operands teach nothing, and small constants are what byte havoc finds on its
-     * own; both would crowd the table. */
-    if (a == b || !fgi_case_on_thread() || (a < 2 && b < 2))
-        return;
-    if (width == 8 && !b_is_constant && (addresses(a, b) || image_or_heap(a, b)))
-        return;
     fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
     slot->a = a;
     slot->b = b;
     slot->width = width;
     slot->constant = (uint8_t)b_is_constant;
     slot->kind = FGI_CMP_INTEGER;
+}
+
+/* A 64-bit pair of two variables: dropped when it looks like two addresses (out of line:
+ * rare, and its sbrk call would give every comparison callback a frame). */
+__attribute__((noinline)) static void note_wide(uint64_t a, uint64_t b)
+{
+    if (!addresses(a, b) && !image_or_heap(a, b))
+        put_int(a, b, 8, 0);
+}
+
+/* Every integer comparison callback comes here, inlined: instrumented real code makes
+ * thousands a case (the x86 disassembler ~2,700), so its common way is a few tests and
+ * the ring's store, with no frame. Equal operands teach nothing, and small values are
+ * what byte havoc finds on its own; both would crowd the ring. Only the case's own thread
+ * is recorded (another thread of the target would race). */
+static inline __attribute__((always_inline)) void note_int(uint64_t a, uint64_t b,
+                                                           uint8_t width, int b_is_constant)
+{
+    if (__builtin_expect(!cmp.traced, 0))
+        cmp.traced = 1;
+    if (a == b || (a | b) < 2 || !fgi_case_on_thread())
+        return;
+    if (width == 8 && !b_is_constant)
+        note_wide(a, b);
+    else
+        put_int(a, b, width, b_is_constant);
 }
 
 void fgi_cmp_note_int(uint64_t a, uint64_t b, uint8_t width)
@@ -429,14 +449,35 @@ void __sanitizer_cov_trace_const_cmp4(uint32_t a, uint32_t b) { note_int(b, a, 4
 void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b) { note_int(b, a, 8, 1); }
 
 /* cases[0] is the number of cases, cases[1] the width in bits, then the case values. The
- * value is recorded against the nearest case values (a switch over 32-bit opcodes is a
- * ladder of equality tests the fuzzer cannot see otherwise). */
+ * value is recorded against the two nearest case values, the largest below it and the
+ * smallest above (a switch over 32-bit opcodes is a ladder of equality tests the fuzzer
+ * cannot see otherwise; from either neighbour the search climbs to the next), as
+ * libFuzzer does. Not every case value: a parser's switches run on every token, and
+ * sixteen records each flooded the ring (half of the x86 disassembler's records were its
+ * switches'). A switch whose values all fit in a byte is left to byte havoc. The order of
+ * the values is not assumed: clang sorts them, gcc need not. */
 void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases)
 {
-    uint64_t n = cases[0];
-    uint8_t width = (uint8_t)(cases[1] / 8);
-    for (uint64_t i = 0; i < n && i < 16; i++)
-        note_int(val, cases[2 + i], width ? width : 8, 1);
+    uint64_t n = cases[0], bits = cases[1];
+    if (bits <= 8)
+        return; /* a switch over a byte */
+    /* Branch-free: below1 is 1 + the largest value under val (0: none), above the smallest
+     * over it (UINT64_MAX: none, or that value, which a byte's havoc never needs). */
+    uint64_t below1 = 0, above = UINT64_MAX, big = val;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t c = cases[2 + i];
+        uint64_t lo = c < val ? c + 1 : 0, hi = c > val ? c : UINT64_MAX;
+        below1 = lo > below1 ? lo : below1;
+        above = hi < above ? hi : above;
+        big |= c;
+    }
+    if (big < 256)
+        return;
+    uint8_t width = (uint8_t)(bits / 8);
+    if (below1)
+        note_int(val, below1 - 1, width, 1);
+    if (above != UINT64_MAX)
+        note_int(val, above, width, 1);
 }
 
 /* The string-function hooks (sancov.h): a comparison that failed (r != 0) or a search that

@@ -165,6 +165,17 @@ void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop)
  * initial-exec, as the compiler's accesses assume. */
 __attribute__((tls_model("initial-exec"))) _Thread_local uintptr_t __sancov_lowest_stack;
 
+/* clang's -fsanitize=fuzzer-no-link (an OSS-Fuzz build's flags) also calls this at every
+ * indirect call, with the callee; code built so must find it to link. libFuzzer turns the
+ * caller/callee pair into a value-profile feature, used only with -use_value_profile=1;
+ * fuzzgate takes no feature from it: the callee is an absolute address, which ASLR moves
+ * (a feature must be module-relative, docs/determinism.md), and the edges around the
+ * call are counted anyway. */
+void __sanitizer_cov_trace_pc_indir(uintptr_t callee)
+{
+    (void)callee;
+}
+
 void __sanitizer_cov_pcs_init(const uintptr_t *start, const uintptr_t *stop)
 {
     (void)start; /* the pc table maps counters to code; features need only the index */
@@ -339,19 +350,42 @@ static inline void put(sink *s, uint64_t feature, size_t dense)
     s->hit++;
 }
 
-/* Scans a counter array a word at a time (most words are zero). */
+/* The hit counters among c[i .. i + 8), found one word at a time. */
+static inline void scan_word(const uint8_t *c, size_t i, uint64_t id, size_t base, sink *s)
+{
+    for (size_t j = i; j < i + 8; j++)
+        if (c[j])
+            put(s, FEATURE(id, j, c[j]), DENSE(base, j, c[j]));
+}
+
+/* The word at p (any alignment). */
+static inline uint64_t word_at(const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+/* Scans a counter array 64 bytes at a time, then a word at a time: a case of real code
+ * hits a few hundred of tens of thousands of counters, so nearly every block is zero and
+ * costs eight loads, seven ors and one branch (a word at a time, the scan was 15% of a
+ * case of the x86 disassembler). */
 static void scan(const uint8_t *c, size_t n, uint64_t id, size_t base, sink *s)
 {
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, c + i, 8);
-        if (!w)
+    for (; i + 64 <= n; i += 64) {
+        const uint8_t *p = c + i;
+        uint64_t any = (word_at(p) | word_at(p + 8)) | (word_at(p + 16) | word_at(p + 24)) |
+                       ((word_at(p + 32) | word_at(p + 40)) | (word_at(p + 48) | word_at(p + 56)));
+        if (__builtin_expect(!any, 1))
             continue;
-        for (size_t j = i; j < i + 8; j++)
-            if (c[j])
-                put(s, FEATURE(id, j, c[j]), DENSE(base, j, c[j]));
+        for (size_t k = 0; k < 64; k += 8)
+            if (word_at(p + k))
+                scan_word(c, i + k, id, base, s);
     }
+    for (; i + 8 <= n; i += 8)
+        if (word_at(c + i))
+            scan_word(c, i, id, base, s);
     for (; i < n; i++)
         if (c[i])
             put(s, FEATURE(id, i, c[i]), DENSE(base, i, c[i]));

@@ -17,6 +17,7 @@ void __sanitizer_cov_pcs_init(const uintptr_t *start, const uintptr_t *stop);
 void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop);
 void __sanitizer_cov_trace_pc_guard(uint32_t *guard);
 void __sanitizer_cov_trace_pc(void);
+void __sanitizer_cov_trace_pc_indir(uintptr_t callee); /* clang's fuzzer-no-link; no feature */
 /* clang's stack-depth instrumentation (in -fsanitize=fuzzer-no-link) writes it */
 extern __attribute__((tls_model("initial-exec"))) _Thread_local uintptr_t
     __sancov_lowest_stack;

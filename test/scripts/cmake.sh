@@ -31,7 +31,7 @@ bad() { echo "cmake: FAILED: $1"; fails=$((fails + 1)); }
 skip() { echo "cmake: SKIPPED: $1"; }
 
 top=$(pwd)
-root=$top/$B/cmake
+case $B in /*) root=$B/cmake ;; *) root=$top/$B/cmake ;; esac
 rm -rf "$root"
 mkdir -p "$root"
 make -s install B="$B" CC="$CC" SANITIZE="${SANITIZE:-}" BROTLI="${BROTLI:-}" \

@@ -19,7 +19,7 @@ ok() { echo "install: ok: $1"; }
 bad() { echo "install: FAILED: $1"; fails=$((fails + 1)); }
 
 B=${B:-build}
-stage=$(pwd)/$B/stage
+case $B in /*) stage=$B/stage ;; *) stage=$(pwd)/$B/stage ;; esac
 rm -rf "$stage"
 make -s install B="$B" CC="$CC" SANITIZE="${SANITIZE:-}" BROTLI="${BROTLI:-}" \
     WERROR="${WERROR:-}" DESTDIR="$stage" PREFIX=/usr \

@@ -333,39 +333,40 @@ FG_TEST(cmp_ring_keeps_the_latest_and_picks_deterministically)
 
 static void compare_in_switches(void)
 {
-    static uint64_t word[] = {3, 32, 10, 20, 30};
+    static uint64_t word[] = {3, 32, 3000, 1000, 2000}; /* unsorted: gcc's need not be */
     static uint64_t half[] = {2, 16, 0x0a0a, 0x0b0b};
     static uint64_t quad[] = {1, 64, 0x0102030405060708ULL};
     static uint64_t byte[] = {4, 8, 0, 1, 'A', 'Z'};
+    static uint64_t small[] = {3, 32, 1, 2, 3};
     static uint64_t many[2 + 20];
     many[0] = 20;
     many[1] = 32;
     for (int i = 0; i < 20; i++)
-        many[2 + i] = 100 + (uint64_t)i;
-    __sanitizer_cov_trace_switch(20, word);  /* against 10 and 30; 20 == 20 is no news */
-    __sanitizer_cov_trace_switch(0x0c0c, half);
-    __sanitizer_cov_trace_switch(7, quad);
-    __sanitizer_cov_trace_switch(1, byte);   /* 1 vs 0 is too small to keep */
-    __sanitizer_cov_trace_switch(7, many);   /* the first 16 case values only */
+        many[2 + i] = 0x1000 + (uint64_t)i;
+    __sanitizer_cov_trace_switch(2000, word);   /* against 1000 and 3000: 2000 is no news */
+    __sanitizer_cov_trace_switch(0x0c0c, half); /* nothing above it */
+    __sanitizer_cov_trace_switch(7, quad);      /* nothing below it */
+    __sanitizer_cov_trace_switch(1, byte);      /* a byte's switch: byte havoc's */
+    __sanitizer_cov_trace_switch(2, small);     /* every value fits a byte: likewise */
+    __sanitizer_cov_trace_switch(300, small);   /* but the input's 300 does not */
+    __sanitizer_cov_trace_switch(0x1008, many); /* its two neighbours of twenty */
 }
 
-FG_TEST(cmp_trace_switch_records_the_value_against_the_cases)
+FG_TEST(cmp_trace_switch_records_the_value_against_its_neighbours)
 {
     CHECK(fgt_in_case(compare_in_switches));
     const fgi_cmp_int *got[64];
     size_t n = recorded_ints(got, 64);
-    CHECK_EQ_U(n, 2 + 2 + 1 + 2 + 16);
-    if (n != 23)
+    CHECK_EQ_U(n, 2 + 1 + 1 + 1 + 2);
+    if (n != 7)
         return;
-    CHECK(int_is(got[0], 20, 10, 4));
-    CHECK(int_is(got[1], 20, 30, 4));
-    CHECK(int_is(got[2], 0x0c0c, 0x0a0a, 2));
-    CHECK(int_is(got[3], 0x0c0c, 0x0b0b, 2));
-    CHECK(int_is(got[4], 7, 0x0102030405060708ULL, 8));
-    CHECK(int_is(got[5], 1, 'A', 1));
-    CHECK(int_is(got[6], 1, 'Z', 1));
-    for (size_t i = 0; i < 16; i++)
-        CHECK(int_is(got[7 + i], 7, 100 + i, 4));
+    CHECK(int_is(got[0], 2000, 1000, 4));
+    CHECK(int_is(got[1], 2000, 3000, 4));
+    CHECK(int_is(got[2], 0x0c0c, 0x0b0b, 2));
+    CHECK(int_is(got[3], 7, 0x0102030405060708ULL, 8));
+    CHECK(int_is(got[4], 300, 3, 4));
+    CHECK(int_is(got[5], 0x1008, 0x1007, 4));
+    CHECK(int_is(got[6], 0x1008, 0x1009, 4));
     fgi_cmp_reset();
 }
 
