@@ -36,6 +36,7 @@ static struct {
     } promoted[FGI_CMP_AUTO];     /* the automatic dictionary */
     unsigned npromoted;
     int traced;                   /* a trace-cmp callback has fired (fgi_cmp_traced) */
+    unsigned long work;           /* the case thread's integer comparisons (fgi_cmp_work) */
 } cmp;
 
 #define NCOUNTS FGI_ARRAY_LEN(cmp.counts)
@@ -253,6 +254,11 @@ int fgi_cmp_traced(void)
     return cmp.traced;
 }
 
+unsigned long fgi_cmp_work(void)
+{
+    return cmp.work;
+}
+
 /* 1 when a and b look like two addresses in one mapping: both at or above 4 GiB and
  * below 2^48 (user space on x86-64 and arm64; a PIE's code and data, the heap, mmap and
  * the stack all live there), less than 4 GiB apart. A pointer checked against a buffer's
@@ -310,7 +316,10 @@ static inline __attribute__((always_inline)) void note_int(uint64_t a, uint64_t 
 {
     if (__builtin_expect(!cmp.traced, 0))
         cmp.traced = 1;
-    if (a == b || (a | b) < 2 || !fgi_case_on_thread())
+    if (!fgi_case_on_thread())
+        return;
+    cmp.work++;
+    if (a == b || (a | b) < 2)
         return;
     if (width == 8 && !b_is_constant)
         note_wide(a, b);
@@ -413,7 +422,10 @@ void fgi_cmp_constants(const uint8_t *in, size_t n, unsigned long mark, unsigned
 static void note_real(uint64_t a, uint64_t b, uint8_t width, uint8_t kind)
 {
     cmp.traced = 1;
-    if (a == b || !fgi_case_on_thread())
+    if (!fgi_case_on_thread())
+        return;
+    cmp.work++;
+    if (a == b)
         return;
     fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
     slot->a = a;
@@ -459,8 +471,10 @@ void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b) { note_int(b, a, 8
 void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases)
 {
     uint64_t n = cases[0], bits = cases[1];
-    if (bits <= 8)
-        return; /* a switch over a byte */
+    if (bits <= 8) {
+        cmp.work += fgi_case_on_thread(); /* a switch over a byte: work, no record */
+        return;
+    }
     /* Branch-free: below1 is 1 + the largest value under val (0: none), above the smallest
      * over it (UINT64_MAX: none, or that value, which a byte's havoc never needs). */
     uint64_t below1 = 0, above = UINT64_MAX, big = val;

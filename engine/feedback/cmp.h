@@ -75,6 +75,11 @@ FGI_HIDDEN const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len);
 
 /* A mark in the integer ring: how many pairs have been recorded so far. */
 FGI_HIDDEN unsigned long fgi_cmp_mark(void);
+/* The integer and floating-point comparisons the case thread has made (every callback,
+ * kept or not), a running count: the difference across a case is its work, a measure of
+ * its cost that, unlike its time, is the same on every machine (engine/search/schedule.h).
+ * Compiler instrumentation only counts here; a plain build's is the target's fg_cmp_u64. */
+FGI_HIDDEN unsigned long fgi_cmp_work(void);
 /* Copies the pairs recorded since mark (the most recent, at most cap) to out; returns how
  * many. This is one input's own comparisons: its input-to-state correspondence. */
 FGI_HIDDEN size_t fgi_cmp_since(unsigned long mark, fgi_cmp_int *out, size_t cap);

@@ -174,7 +174,7 @@ static void emit_record(run *r, fgi_cand *c, fgi_hits *h)
 /* A passing case: counts its hits, and writes a candidate when it brought something the
  * snapshot did not have (and this executor has not sent this epoch). */
 static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, int always,
-                      unsigned long mark, unsigned long smark)
+                      unsigned long mark, unsigned long smark, unsigned long work)
 {
     r->ex.nckeys = 0;
     r->ex.nfeat = r->ex.ncov = 0;
@@ -227,8 +227,11 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
         return fgi_run_error(r, FG_ENOMEM);
     if (!(force || fresh || shorter || r->ex.nckeys || (r->ex.full && !r->ex.blocked)))
         return;
+    /* Its work (cmp.h) only where compiler coverage counts it: a plain build's interposed
+     * comparisons are the compiler's choice (gcc and clang inline different ones). */
+    uint32_t cost = !fgi_cov_enabled() ? 0 : work > UINT32_MAX ? UINT32_MAX : (uint32_t)work;
     fgi_cand c = {.seq = seq, .sig = sig, .force = force, .size = size, .fhash = r->ex.fhash,
-                  .base = origin ? 0 : r->ex.base + 1};
+                  .base = origin ? 0 : r->ex.base + 1, .work = cost};
     c.data = fgi_malloc(size ? size : 1);
     c.keys = r->ex.nckeys ? fgi_memdup(r->ex.ckeys, r->ex.nckeys * sizeof *r->ex.ckeys) : NULL;
     if (!c.data || (r->ex.nckeys && !c.keys)) {
@@ -254,7 +257,7 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     if (id.napplied)
         memcpy(id.applied, r->ex.mut.applied, id.napplied);
     fgi_harness_origin(&r->ex.exec, &id);
-    unsigned long mark = fgi_cmp_mark(), smark = fgi_cmp_mark_strs();
+    unsigned long mark = fgi_cmp_mark(), smark = fgi_cmp_mark_strs(), work = fgi_cmp_work();
     fgi_harness_run(&r->ex.exec, data, size, &r->ex.res);
     /* A generated case whose own comparisons show a checksum it broke runs again with the
      * field repaired (engine/mutate/repair.c), once: the repaired input is the case. */
@@ -263,13 +266,14 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
         FG_ASSERT(data == r->ex.work);
         mark = fgi_cmp_mark();
         smark = fgi_cmp_mark_strs();
+        work = fgi_cmp_work();
         fgi_harness_run(&r->ex.exec, data, size, &r->ex.res);
     }
     if (r->ex.res.status != FGI_CASE_OK) {
         fgi_record_emit(r, data, size, seq, k, id.applied, id.napplied);
         return;
     }
-    note_case(r, seq, data, size, always, mark, smark);
+    note_case(r, seq, data, size, always, mark, smark, fgi_cmp_work() - work);
     if (fgi_fdwatch_note(&r->ex.fds, data, size, &id) < 0)
         fgi_run_error(r, FG_ENOMEM);
 }

@@ -138,6 +138,26 @@ static unsigned ilog2(uint64_t v)
     return v ? 63u - (unsigned)__builtin_clzll(v) : 0;
 }
 
+/* The share of an entry's weight its work leaves it, as a shift (negative: more): an
+ * entry whose run made 2, 4, 8 or 16 times the comparisons of the corpus's mean (mean: of
+ * the entries with a known cost) gets a half, a quarter, an eighth or a sixteenth of the
+ * cases it would, and one under a quarter of the mean twice as many. Work stands for time
+ * (a comparison is most of what real code does, and loops compare), so slow entries, and
+ * the slow mutants they breed, are picked rarely, as AFL weighs an entry by its speed;
+ * unlike time it is the same on every machine. Thresholds arbitrary, AFL's shape. */
+static int work_shift(uint32_t work, uint64_t mean)
+{
+    if (!work || !mean)
+        return 0;
+    uint64_t w16 = (uint64_t)work * 16;
+    return w16 >= 16 * 16 * mean ? 4
+           : w16 >= 8 * 16 * mean ? 3
+           : w16 >= 4 * 16 * mean ? 2
+           : w16 >= 2 * 16 * mean ? 1
+           : w16 < 4 * mean       ? -1
+                                  : 0;
+}
+
 static int reweigh(fgi_corpus *c, const fgi_novelty *n)
 {
     if (c->prefix_cap < c->count) {
@@ -147,13 +167,20 @@ static int reweigh(fgi_corpus *c, const fgi_novelty *n)
         c->prefix = p;
         c->prefix_cap = c->cap;
     }
-    uint64_t total = 0;
+    uint64_t total = 0, work = 0, measured = 0;
+    for (size_t i = 0; i < c->count; i++) {
+        work += c->entries[i].work;
+        measured += c->entries[i].work != 0;
+    }
+    uint64_t mean = measured ? work / measured : 0;
     for (size_t i = 0; i < c->count; i++) {
         const fgi_entry *e = &c->entries[i];
         uint64_t hits = entry_hits(c, n, e);
         uint64_t w = (1u << 20) / ((1 + ilog2(hits + 1)) * (4 + ilog2(e->size + 1)));
         uint64_t age = c->merges - e->born;
         w = (w << (age < 4 ? 4 - age : 0)) / (1 + ilog2(1 + e->since / 128));
+        int shift = work_shift(e->work, mean);
+        w = shift >= 0 ? w >> shift : w << -shift;
         total += w ? w : 1;
         c->prefix[i] = total;
     }

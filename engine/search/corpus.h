@@ -33,6 +33,7 @@ typedef struct fgi_entry {
     uint32_t finds;  /* kept inputs made from it */
     uint32_t hot;    /* 1 + the first byte where it differs from the entry it was made
                       * from (where the news was); 0 when unknown */
+    uint32_t work;   /* the comparisons its run made (its cost, schedule.h); 0: unknown */
 } fgi_entry;
 
 typedef struct fgi_corpus {
@@ -83,10 +84,11 @@ FGI_HIDDEN void fgi_corpus_set_features(fgi_corpus *c, size_t index, const uint6
                                         unsigned n);
 
 /* Picks an entry for case `k` (count > 0). Entries whose behaviour is rare, entries that
- * are small, new entries and entries that still produce are favoured:
+ * are small or cheap, new entries and entries that still produce are favoured:
  *   weight = 2^20 / ((1 + log2(hits + 1)) * (4 + log2(size + 1)))
  *            * newness (16, 8, 4, 2 in the four merges after it was kept, then 1)
- *            / (1 + log2(1 + since / 128)),
+ *            / (1 + log2(1 + since / 128))
+ *            * its work's share (1/16 .. 2: how its comparisons stand to the corpus mean),
  * where hits is how often its signature was produced or, when it brought coverage features
  * and c->features is set, how often the rarest of those features was hit since, and since
  * is how many cases mutated it since it last gave a kept input.

@@ -26,6 +26,7 @@ typedef struct fgi_cand {
     size_t size;
     uint64_t fhash;     /* a hash of every feature the case hit (0 without features) */
     uint64_t base;      /* 1 + the corpus entry it was mutated from; 0 for a replayed one */
+    uint32_t work;      /* its comparisons (fgi_cmp_work), its cost; 0 when not measured */
     uint64_t *keys;     /* coverage features the snapshot did not have (owned) */
     uint32_t nkeys;
     fgi_cmp_int cmps[FGI_CAND_CMPS]; /* the case's own comparisons */

@@ -104,6 +104,7 @@ int fgi_sched_kept(fgi_sched *s, fgi_corpus *c, size_t index, const fgi_cand *ca
     FG_ASSERT(index < c->count);
     fgi_entry *e = &c->entries[index];
     e->fhash = cand->fhash;
+    e->work = cand->work;
     if (fgi_corpus_set_strs(c, index, cand->strs, cand->nstrs) != 0 ||
         fgi_corpus_note_fhash(c, index) != 0)
         return -1;
@@ -131,6 +132,7 @@ int fgi_sched_reduce(fgi_sched *s, fgi_corpus *c, const fgi_cand *cand)
         fgi_corpus_set_cmps(c, (size_t)at, cand->cmps, cand->ncmps) != 0 ||
         fgi_corpus_set_strs(c, (size_t)at, cand->strs, cand->nstrs) != 0)
         return -1;
+    e->work = cand->work;
     /* Where its news is in the shorter bytes: against the base it was made from. */
     if (cand->base - 1 < c->count && cand->base - 1 != (uint64_t)at) {
         const fgi_entry *b = &c->entries[cand->base - 1];

@@ -173,13 +173,13 @@ int fgi_wire_decode_find(const uint8_t *p, size_t n, fgi_wire_find *f, char text
 /* The fixed part of an encoded candidate; data, keys, cmps and strs follow. */
 typedef struct cand_head {
     uint64_t seq, sig, size, fhash, base;
-    uint32_t force, nkeys, ncmps, nstrs;
+    uint32_t force, nkeys, ncmps, nstrs, work, pad;
 } cand_head;
 
 int fgi_wire_encode_cand(const fgi_cand *c, fgi_str *out)
 {
     cand_head h = {c->seq,   c->sig,   c->size,  c->fhash, c->base, (uint32_t)c->force,
-                   c->nkeys, c->ncmps, c->nstrs};
+                   c->nkeys, c->ncmps, c->nstrs, c->work, 0};
     fgi_str_addn(out, (const char *)&h, sizeof h);
     fgi_str_addn(out, (const char *)c->data, c->size);
     fgi_str_addn(out, (const char *)c->keys, c->nkeys * sizeof *c->keys);
@@ -209,6 +209,7 @@ int fgi_wire_decode_cand(const uint8_t *p, size_t n, fgi_cand *c)
     c->size = h.size;
     c->fhash = h.fhash;
     c->base = h.base;
+    c->work = h.work;
     c->nkeys = h.nkeys;
     c->ncmps = h.ncmps;
     c->nstrs = h.nstrs;

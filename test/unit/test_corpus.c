@@ -197,6 +197,37 @@ FG_TEST(corpus_pick_favours_small_and_rare)
     fgi_novelty_free(&n);
 }
 
+/* An entry's work (its comparisons: its cost) scales its weight against the corpus mean:
+ * twice the mean halves it, sixteen times divides it by sixteen, under a quarter doubles
+ * it, and an entry whose work is unknown (0) is weighed as before. */
+FG_TEST(corpus_weights_follow_the_work)
+{
+    uint8_t small[4] = {0};
+    fgi_corpus c;
+    fgi_novelty n;
+    fgi_corpus_init(&c);
+    fgi_novelty_init(&n);
+    /* mean of the known: (100 + 400 + 400 + 3200 + 16000) / 5 = 4020 */
+    static const uint32_t work[] = {0, 100, 400, 400, 3200, 16000};
+    for (size_t i = 0; i < FGI_ARRAY_LEN(work); i++) {
+        CHECK_EQ_U(fgi_corpus_add(&c, small, sizeof small, 0), 0);
+        c.entries[i].work = work[i];
+    }
+    const uint64_t *p = fgi_corpus_weights(&c, &n);
+    CHECK(p != NULL);
+    if (!p)
+        return;
+    uint64_t w[FGI_ARRAY_LEN(work)];
+    for (size_t i = 0; i < FGI_ARRAY_LEN(work); i++)
+        w[i] = p[i] - (i ? p[i - 1] : 0);
+    CHECK_EQ_U(w[1], 2 * w[0]); /* 100 < 4020 / 4: twice */
+    CHECK_EQ_U(w[2], 2 * w[0]); /* 400 too */
+    CHECK_EQ_U(w[4], w[0]);     /* 3200: under twice the mean, as unknown */
+    CHECK_EQ_U(w[5], w[0] / 2); /* 16000: between twice and four times the mean: half */
+    fgi_corpus_free(&c);
+    fgi_novelty_free(&n);
+}
+
 FG_TEST(corpus_weights_follow_the_case_sequence)
 {
     /* Weights are recomputed when the corpus grows or when k enters a new block of 256

@@ -507,7 +507,7 @@ FG_TEST(wire_merged_epoch_crosses_the_command_pipe)
     for (size_t k = 0; k < sizeof big; k++)
         big[k] = (uint8_t)k;
     fgi_cand c1 = {.seq = 5, .data = fgi_memdup(big, sizeof big), .size = sizeof big};
-    fgi_cand c2 = {.seq = 6, .data = fgi_memdup("x", 1), .size = 1};
+    fgi_cand c2 = {.seq = 6, .data = fgi_memdup("x", 1), .size = 1, .work = 4321};
     fgi_hits h = {.which = FGI_HITS_SIG, .keys = fgi_memdup(some_keys, sizeof some_keys),
                   .counts = fgi_memdup(some_counts, sizeof some_counts), .n = 3};
     CHECK(fgi_epoch_add_cand(&out, &c1) == 0 && fgi_epoch_add_cand(&out, &c2) == 0);
@@ -525,7 +525,8 @@ FG_TEST(wire_merged_epoch_crosses_the_command_pipe)
     CHECK_EQ_U(in.ncands, 2);
     CHECK_EQ_U(in.nhits, 1);
     CHECK(in.ncands == 2 && in.cands[0].size == sizeof big &&
-          memcmp(in.cands[0].data, big, sizeof big) == 0 && in.cands[1].seq == 6);
+          memcmp(in.cands[0].data, big, sizeof big) == 0 && in.cands[1].seq == 6 &&
+          in.cands[1].work == 4321);
     CHECK(in.nhits == 1 && in.hits[0].n == 3 && in.hits[0].keys[2] == some_keys[2]);
     CHECK_EQ_U(fgi_wire_get_epoch(&link, &in, &e), 0); /* end of file: the run is over */
     CHECK_EQ_U(in.ncands, 0);                          /* cleared before it read */
