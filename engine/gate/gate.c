@@ -4,6 +4,7 @@
 #include "engine/base/dir.h"
 #include "engine/findings/budget.h"
 
+#include <signal.h>
 #include <string.h>
 
 /* Splits a comma-separated list of names into targets (all when empty). Unknown names
@@ -159,7 +160,8 @@ static int gate(fg_session *s, const char *names, FILE *out, tally *count)
         fg_outcome_free(o);
         fflush(out);
         if (fgi_run_interrupted()) {
-            fprintf(out, "fuzzgate: interrupted: the reports cover the targets run so far\n");
+            fprintf(out, "fuzzgate: interrupted (%s): the reports cover the targets run so "
+                    "far\n", fgi_run_interrupted() == SIGINT ? "SIGINT" : "SIGTERM");
             break;
         }
     }

@@ -11,16 +11,19 @@
 
 #define STATUS_EVERY_S 5.0        /* depth runs: seconds between status lines */
 
-/* SIGINT / SIGTERM during a run: stop at the next chunk, keep everything. Process-wide
- * because a signal handler sets it; only the run's thread reads it or installs them. */
+/* SIGINT / SIGTERM during a run: stop after the case running now, keep everything.
+ * Process-wide because a signal handler sets it; only the run's thread reads it or
+ * installs the handlers. */
 static struct {
     volatile sig_atomic_t interrupted; /* the signal, or 0 */
+    volatile int halt;                 /* a --no-fork run's cases stop (fgi_control_halt) */
     struct sigaction old_int, old_term; /* the host's handlers, while ours are in */
 } stop;
 
 static void on_interrupt(int sig)
 {
     stop.interrupted = sig;
+    stop.halt = 1;
     signal(sig, SIG_DFL); /* a second one ends the process */
 }
 
@@ -41,7 +44,7 @@ int fgi_run_should_stop(run *r)
         return 1;
     if (r->ex.slot)
         return r->ex.slot->stop;
-    return fgi_run_interrupted() ||
+    return fgi_run_interrupted() || stop.halt ||
            (r->s->opt.seconds && fgi_clock_now_s() - r->prog.start >= (double)r->s->opt.seconds);
 }
 
@@ -76,6 +79,7 @@ void fgi_run_status(run *r, uint64_t pos)
 void fgi_control_init(run *r)
 {
     r->prog.start = r->prog.last_status = fgi_clock_now_s();
+    stop.halt = stop.interrupted != 0; /* an interrupt holds for every run after it */
 }
 
 void fgi_control_catch(void)
@@ -85,6 +89,7 @@ void fgi_control_catch(void)
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
     stop.interrupted = 0;
+    stop.halt = 0;
     sigaction(SIGINT, &sa, &stop.old_int);
     sigaction(SIGTERM, &sa, &stop.old_term);
 }
@@ -95,4 +100,9 @@ void fgi_control_release(void)
         return;
     sigaction(SIGINT, &stop.old_int, NULL);
     sigaction(SIGTERM, &stop.old_term, NULL);
+}
+
+volatile int *fgi_control_halt(void)
+{
+    return &stop.halt;
 }

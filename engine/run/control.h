@@ -18,11 +18,14 @@ FGI_HIDDEN int fgi_run_status_due(const run *r);
 /* Prints the status line at position pos. */
 FGI_HIDDEN void fgi_run_status(run *r, uint64_t pos);
 
-/* SIGINT and SIGTERM stop the run at the next chunk, keeping everything (a second one
- * ends the process). fgi_control_catch installs the handlers; fgi_control_release puts
- * the host's back, unless an interrupt came (the caller sees fgi_run_interrupted, in
- * session.h, and stops). */
+/* SIGINT and SIGTERM stop the run after the case running now, keeping everything (a
+ * second one ends the process). fgi_control_catch installs the handlers;
+ * fgi_control_release puts the host's back, unless an interrupt came (the caller sees
+ * fgi_run_interrupted, in session.h, and stops). */
 FGI_HIDDEN void fgi_control_catch(void);
 FGI_HIDDEN void fgi_control_release(void);
+/* The flag a --no-fork run's cases are stopped by (the executor's loop reads it before
+ * each case): set by an interrupt. */
+FGI_HIDDEN volatile int *fgi_control_halt(void);
 
 #endif

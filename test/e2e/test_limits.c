@@ -1,0 +1,120 @@
+/* test/e2e/test_limits.c — limits are promises (issue 30): a timed run ends on time with its
+ * findings stored, however long a case or a minimisation trial would take; SIGINT and
+ * SIGTERM end a run within a second, with its reports and the status it documents, even
+ * while its case is stuck in the target (spinning, blocked in a read, asleep with the
+ * signals blocked). Each a child process of build/test-planted (the planted_stuck_*
+ * targets: stuck on every input, with a minute's deadline) or build/test-lf (the HANG
+ * input).
+ *
+ * The bounds are generous on purpose: the promise is about a second, the tests allow
+ * three (five for a 3-second run), so a loaded 2-core machine does not fail them; what
+ * they catch is the old behaviour, which waited for the case's deadline (a minute here). */
+#include "test/support/check.h"
+#include "test/support/proc.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIGNAL_AFTER_MS 500u  /* the executor is in its stuck case by then */
+#define ENDS_WITHIN_MS 3000.0 /* the promise is ~1 s: a loaded machine's margin */
+#define GIVE_UP_MS 30000u     /* then the run is killed and the test fails */
+
+/* Runs build/<prog> with args (NULL-terminated, at most 8), signalled with sig after
+ * SIGNAL_AFTER_MS (0: none); how long it took to end after the signal (after its start
+ * without one) into *ms, -1 when it did not end by itself. */
+static void run_timed(const char *prog, int sig, fgt_run *r, double *ms, const char *const *args)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/%s", fgt_build_dir(), prog);
+    char *argv[10] = {path};
+    int n = 1;
+    for (; args[n - 1] && n < 9; n++)
+        argv[n] = (char *)args[n - 1];
+    argv[n] = NULL;
+    fgt_timing t = {sig, sig ? SIGNAL_AFTER_MS : 0, GIVE_UP_MS};
+    CHECK(fgt_spawn_timed(argv, NULL, &t, r, ms) == 0);
+}
+
+/* A supervised (or --no-fork) depth run of a stuck target, interrupted by sig: it ends
+ * within the bound with 128 + sig, the interrupt line and the reports, and the case the
+ * signal cut short is no finding. */
+static void interrupt_stuck(const char *target, int sig, const char *mode)
+{
+    char root[256], fdir[320], path[400];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    const char *args[] = {fdir, "--seconds=60", mode ? mode : target, mode ? target : NULL,
+                          NULL};
+    fgt_run r;
+    double ms;
+    run_timed("test-planted", sig, &r, &ms, args);
+    if (!(ms >= 0 && ms < ENDS_WITHIN_MS && r.exited && r.code == 128 + sig))
+        fprintf(stderr, "  %s %s: ended %.0f ms after the signal, status %d/%d\n%s%s", target,
+                mode ? mode : "", ms, r.code, r.signal, r.out, r.err);
+    CHECK(ms >= 0 && ms < ENDS_WITHIN_MS);
+    CHECK(r.exited && r.code == 128 + sig);
+    CHECK(strstr(r.out, sig == SIGINT ? "fuzzgate: interrupted (SIGINT)"
+                                      : "fuzzgate: interrupted (SIGTERM)") != NULL);
+    CHECK(strstr(r.out, ", 0 findings") != NULL); /* cut short: not a timeout */
+    CHECK(strstr(r.err, "cut a case short") != NULL);
+    snprintf(path, sizeof path, "%s/f/report.json", root);
+    char *rep = fgt_slurp(path, NULL);
+    CHECK(rep && strstr(rep, target) != NULL);
+    free(rep);
+    snprintf(path, sizeof path, "%s/f/%s", root, target);
+    CHECK_EQ_U(fgt_count_entries(path, ""), 0);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
+FG_TEST(limits_sigterm_ends_a_supervised_run_stuck_spinning)
+{
+    interrupt_stuck("planted_stuck_spin", SIGTERM, NULL);
+}
+
+FG_TEST(limits_sigterm_ends_a_supervised_run_stuck_in_a_read)
+{
+    interrupt_stuck("planted_stuck_read", SIGTERM, NULL);
+}
+
+FG_TEST(limits_sigterm_ends_a_supervised_run_stuck_asleep_with_signals_blocked)
+{
+    interrupt_stuck("planted_stuck_sleep", SIGTERM, NULL);
+}
+
+FG_TEST(limits_sigint_ends_a_supervised_run_stuck_spinning)
+{
+    interrupt_stuck("planted_stuck_spin", SIGINT, NULL);
+}
+
+FG_TEST(limits_sigterm_and_sigint_end_a_parallel_run_stuck_spinning)
+{
+    interrupt_stuck("planted_stuck_spin", SIGTERM, "--jobs=2");
+    interrupt_stuck("planted_stuck_read", SIGINT, "--jobs=2");
+}
+
+/* A stuck case does not hold a timed run past its limit: supervised, the case is cut
+ * short (no finding, status 0). */
+FG_TEST(limits_time_limit_ends_a_run_stuck_in_the_target)
+{
+    static const struct {
+        const char *mode;
+        int code;
+        const char *says;
+    } rows[] = {{"--fork", 0, "cut a case short"}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char root[256], fdir[320];
+        CHECK(fgt_tmpdir(root, sizeof root) == 0);
+        snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+        const char *args[] = {fdir, rows[i].mode, "--seconds=1", "planted_stuck_spin", NULL};
+        fgt_run r;
+        double ms;
+        run_timed("test-planted", 0, &r, &ms, args);
+        CHECK(ms >= 0 && ms < 1000 + ENDS_WITHIN_MS);
+        CHECK(r.exited && r.code == rows[i].code);
+        CHECK(strstr(r.err, rows[i].says) != NULL);
+        fgt_run_free(&r);
+        fgt_rmrf(root);
+    }
+}
