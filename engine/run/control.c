@@ -3,17 +3,23 @@
 #include "engine/run/control.h"
 
 #include "engine/base/clock.h"
+#include "engine/base/errout.h"
+#include "engine/base/safeio.h"
+#include "engine/base/case.h"
 #include "engine/feedback/coverage.h"
 
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #define STATUS_EVERY_S 5.0        /* depth runs: seconds between status lines */
 
+#define STUCK_HEX_MAX 256 /* input bytes the stuck-case notice shows */
+
 /* SIGINT / SIGTERM during a run: stop after the case running now, keep everything.
- * Process-wide because a signal handler sets it; only the run's thread reads it or
- * installs the handlers. */
+ * Process-wide because a signal handler sets it; only the run's thread installs the
+ * handlers; the watchdog's thread reads `halt` (and `interrupted` when a case is stuck). */
 static struct {
     volatile sig_atomic_t interrupted; /* the signal, or 0 */
     volatile int halt;                 /* a --no-fork run's cases stop (fgi_control_halt) */
@@ -48,6 +54,11 @@ int fgi_run_should_stop(run *r)
            (r->s->opt.seconds && fgi_clock_now_s() - r->prog.start >= (double)r->s->opt.seconds);
 }
 
+double fgi_run_ends_at(const run *r)
+{
+    return r->s->opt.seconds ? r->prog.start + (double)r->s->opt.seconds : 0;
+}
+
 int fgi_run_status_due(const run *r)
 {
     return r->s->opt.seconds && fgi_clock_now_s() - r->prog.last_status >= STATUS_EVERY_S;
@@ -79,7 +90,7 @@ void fgi_run_status(run *r, uint64_t pos)
 void fgi_control_init(run *r)
 {
     r->prog.start = r->prog.last_status = fgi_clock_now_s();
-    stop.halt = stop.interrupted != 0; /* an interrupt holds for every run after it */
+    stop.halt = stop.interrupted != 0; /* the last run's time limit is not this one's */
 }
 
 void fgi_control_catch(void)
@@ -105,4 +116,40 @@ void fgi_control_release(void)
 volatile int *fgi_control_halt(void)
 {
     return &stop.halt;
+}
+
+/* On the watchdog's thread, while the run's thread is stuck in the target: only
+ * signal-safe calls, and nothing the stuck thread may hold (stdio, the allocator). */
+void fgi_control_stuck(void *ctx, unsigned running_ms)
+{
+    const run *r = ctx;
+    int sig = stop.interrupted;
+    int status = !sig ? 1 : r->s->interrupt_status >= 0 ? r->s->interrupt_status : 128 + sig;
+    fgi_sink k = {.fd = fgi_errout_fd()};
+    if (sig && r->s->lf_interrupt) { /* the line libFuzzer's users look for */
+        fgi_sink_put(&k, "==");
+        fgi_sink_u64(&k, (uint64_t)getpid());
+        fgi_sink_put(&k, "== libFuzzer: run interrupted; exiting\n");
+    }
+    fgi_sink_put(&k, "fuzzgate: ");
+    fgi_sink_put(&k, r->t->name);
+    fgi_sink_put(&k, sig ? (sig == SIGINT ? ": interrupted (SIGINT)" : ": interrupted (SIGTERM)")
+                         : ": the run's time limit passed");
+    fgi_sink_put(&k, " while a case had been running for ");
+    fgi_sink_u64(&k, running_ms);
+    fgi_sink_put(&k, "+ ms: in one process the case cannot be taken back, so the "
+                     "process ends here with status ");
+    fgi_sink_u64(&k, (uint64_t)status);
+    fgi_sink_put(&k, ". The findings stored so far are kept; this run's reports are not "
+                     "written. Not a finding: replay the input to see whether it hangs.\n");
+    const fgi_case_state *c = &fgi_case_now;
+    if (c->active && c->data) {
+        fgi_sink_put(&k, "fuzzgate:   input (");
+        fgi_sink_u64(&k, c->size);
+        fgi_sink_put(&k, c->size ? " bytes): " : " bytes)");
+        fgi_sink_hexbytes(&k, c->data, FGI_MIN(c->size, (size_t)STUCK_HEX_MAX));
+        fgi_sink_put(&k, c->size > STUCK_HEX_MAX ? "...\n" : "\n");
+    }
+    fgi_sink_flush(&k);
+    _exit(status);
 }

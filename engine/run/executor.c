@@ -506,9 +506,12 @@ fg_error fgi_executor_open(run *r)
                                               r->ex.slot ? &r->ex.slot->ended_ms : NULL,
                                               r->plan.time_ms)))
         return FG_ENOMEM;
-    /* The run's end: a forked executor's supervisor stops it (and kills it when a case is
-     * stuck); in one process an interrupt does. */
+    /* The run's end: a forked executor's supervisor stops it, and kills it when a case is
+     * stuck; in one process the watchdog must give a stuck case up (control.h). */
     r->ex.halt = r->ex.slot ? &r->ex.slot->stop : fgi_control_halt();
+    if (!r->ex.slot)
+        fgi_watchdog_end(r->ex.watchdog, fgi_run_ends_at(r), r->ex.halt, FGI_STUCK_GRACE_MS,
+                         fgi_control_stuck, r);
     return fgi_harness_reserve(&r->ex.exec, r->plan.slot_cap);
 }
 

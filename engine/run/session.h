@@ -21,6 +21,9 @@ struct fg_session {
     const char *keep_dir; /* kept inputs go to <keep_dir>/<sha1>, libFuzzer's layout
                            * (borrowed); NULL: <corpus_out>/<target>/<sha1> */
     int merge_how;        /* enum fgi_merge_how of fgi_mode_merge (0: set cover) */
+    int interrupt_status; /* the exit status an interrupt ends the process with when a
+                           * --no-fork case is stuck (-1, the default: 128 + the signal) */
+    int lf_interrupt;     /* ...and that notice opens with libFuzzer's interrupt line */
 };
 
 /* engine/run/modes.c: */

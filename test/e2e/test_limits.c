@@ -94,15 +94,37 @@ FG_TEST(limits_sigterm_and_sigint_end_a_parallel_run_stuck_spinning)
     interrupt_stuck("planted_stuck_read", SIGINT, "--jobs=2");
 }
 
+/* In one process nothing can kill the case: the watchdog gives it up, says so with the
+ * input, and ends the process with the interrupt's status (no reports: the run's thread
+ * is in the target). */
+FG_TEST(limits_sigterm_ends_a_run_in_one_process_stuck_in_the_target)
+{
+    char root[256], fdir[320];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    const char *args[] = {fdir, "--no-fork", "--seconds=60", "planted_stuck_sleep", NULL};
+    fgt_run r;
+    double ms;
+    run_timed("test-planted", SIGTERM, &r, &ms, args);
+    CHECK(ms >= 0 && ms < ENDS_WITHIN_MS);
+    CHECK(r.exited && r.code == 128 + SIGTERM);
+    CHECK(strstr(r.err, "interrupted (SIGTERM) while a case had been running") != NULL);
+    CHECK(strstr(r.err, "cannot be taken back") != NULL);
+    CHECK(strstr(r.err, "input (0 bytes)") != NULL);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
+
 /* A stuck case does not hold a timed run past its limit: supervised, the case is cut
- * short (no finding, status 0). */
+ * short (no finding, status 0); in one process the watchdog ends the process (status 1). */
 FG_TEST(limits_time_limit_ends_a_run_stuck_in_the_target)
 {
     static const struct {
         const char *mode;
         int code;
         const char *says;
-    } rows[] = {{"--fork", 0, "cut a case short"}};
+    } rows[] = {{"--fork", 0, "cut a case short"},
+                {"--no-fork", 1, "the run's time limit passed while a case had been running"}};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         char root[256], fdir[320];
         CHECK(fgt_tmpdir(root, sizeof root) == 0);
