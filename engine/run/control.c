@@ -23,14 +23,17 @@
 static struct {
     volatile sig_atomic_t interrupted; /* the signal, or 0 */
     volatile int halt;                 /* a --no-fork run's cases stop (fgi_control_halt) */
+    unsigned depth;                    /* fgi_control_catch calls not yet released */
     struct sigaction old_int, old_term; /* the host's handlers, while ours are in */
 } stop;
 
 static void on_interrupt(int sig)
 {
+    /* A second one, of either, ends the process: both go back to the default. */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     stop.interrupted = sig;
     stop.halt = 1;
-    signal(sig, SIG_DFL); /* a second one ends the process */
 }
 
 int fgi_run_interrupted(void)
@@ -95,6 +98,8 @@ void fgi_control_init(run *r)
 
 void fgi_control_catch(void)
 {
+    if (stop.depth++)
+        return;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;
@@ -107,7 +112,8 @@ void fgi_control_catch(void)
 
 void fgi_control_release(void)
 {
-    if (stop.interrupted)
+    FG_ASSERT(stop.depth > 0);
+    if (--stop.depth || stop.interrupted)
         return;
     sigaction(SIGINT, &stop.old_int, NULL);
     sigaction(SIGTERM, &stop.old_term, NULL);

@@ -22,9 +22,10 @@ FGI_HIDDEN int fgi_run_status_due(const run *r);
 FGI_HIDDEN void fgi_run_status(run *r, uint64_t pos);
 
 /* SIGINT and SIGTERM stop the run after the case running now, keeping everything (a
- * second one ends the process). fgi_control_catch installs the handlers;
+ * second one of either ends the process). fgi_control_catch installs the handlers and
  * fgi_control_release puts the host's back, unless an interrupt came (the caller sees
- * fgi_run_interrupted, in session.h, and stops). */
+ * fgi_run_interrupted, in session.h, and stops). They nest: a session's run and the
+ * minimisation after it are one catch, the trial runs inside it catch nothing new. */
 FGI_HIDDEN void fgi_control_catch(void);
 FGI_HIDDEN void fgi_control_release(void);
 /* The flag a --no-fork run's cases are stopped by (the executor's loop reads it before

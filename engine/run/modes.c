@@ -219,10 +219,15 @@ int fgi_mode_merge(fg_session *s, const fg_target *t, const char *out_dir, int n
     for (int i = 0; i < ndirs && e == FG_OK; i++)
         e = fgi_plan_add_dir(&r, dirs[i]);
     size_t nkept = 0, fresh = 0, failing = 0, total = r.plan.nitems;
+    int cut = 0;
     if (e == FG_OK) {
         r.probe = 1;
         fgi_plan_size(&r, 0);
         fgi_run_all(&r);
+        /* Interrupted: the inputs not run would count as failing, so nothing is written. */
+        cut = fgi_run_interrupted() != 0;
+    }
+    if (e == FG_OK && !cut) {
         fgi_merge_input *in = fgi_calloc(total ? total : 1, sizeof *in);
         size_t *which = fgi_calloc(total ? total : 1, sizeof *which);
         size_t *kept = fgi_calloc(total ? total : 1, sizeof *kept);
@@ -254,6 +259,12 @@ int fgi_mode_merge(fg_session *s, const fg_target *t, const char *out_dir, int n
         fprintf(out, "merge: %s\n", fg_strerror(e));
         return 2;
     }
+    if (cut) {
+        fprintf(out, "merge: interrupted after %zu of %zu inputs: nothing written to %s\n",
+                o->replayed, total, out_dir);
+        fg_outcome_free(o);
+        return 2;
+    }
     fprintf(out, "merge: %zu inputs (%zu already in %s, %zu failing an oracle: left out); "
             "kept %zu, %zu of them new in %s\n",
             total, pinned, out_dir, failing, nkept, fresh, out_dir);
@@ -265,7 +276,7 @@ int fgi_mode_merge(fg_session *s, const fg_target *t, const char *out_dir, int n
  * must still land in its class; one that no longer does means the fix landed. */
 int fgi_mode_check_known(fg_session *s, const fg_target *t, FILE *out)
 {
-    if (t->skip)
+    if (t->skip || fgi_run_interrupted())
         return 0;
     fgi_known known = {0};
     fgi_str path = {0};
@@ -284,7 +295,8 @@ int fgi_mode_check_known(fg_session *s, const fg_target *t, FILE *out)
         if (path.failed || fgi_file_read(path.buf, (size_t)64 << 20, &data, &size) != FG_OK)
             continue; /* no reproducer committed for this class */
         char id[FGI_CLASS_ID_MAX];
-        if (probe_class(s, t, data, size, id) == FG_OK && strcmp(id, known.classes[i]) != 0) {
+        if (probe_class(s, t, data, size, id) == FG_OK && !fgi_run_interrupted() &&
+            strcmp(id, known.classes[i]) != 0) {
             fprintf(out,
                     "%s: NOTE known class %s no longer reproduces from %s (it now gives %s): "
                     "the fix has landed — promote the reproducer into %s/%s/ and remove the "

@@ -41,7 +41,8 @@ FGI_HIDDEN int fgi_mode_merge(fg_session *s, const fg_target *t, const char *out
  * says on out which no longer land in their class. Returns how many. */
 FGI_HIDDEN int fgi_mode_check_known(fg_session *s, const fg_target *t, FILE *out);
 
-/* The signal (SIGINT/SIGTERM) that interrupted the last run, or 0 (engine/run/control.c). */
+/* The signal (SIGINT/SIGTERM) that interrupted the last run, or 0 (engine/run/control.c):
+ * set until the next session run or mode catches signals afresh. */
 FGI_HIDDEN int fgi_run_interrupted(void);
 
 /* Appends o's deterministic summary to s->report and its times to s->timing, and keeps a
