@@ -15,6 +15,14 @@
 
 #define STATUS_EVERY_S 5.0        /* depth runs: seconds between status lines */
 
+/* A timed run that holds a new class stops generating this share of its seconds early,
+ * within [RESERVE_MIN_S, RESERVE_MAX_S] and never more than half, and minimises in the
+ * rest. Arbitrary: a trial of a fast target costs a few ms (a fork and a case), so a
+ * second minimises a small input to its fixed point, and half a minute of a long run
+ * covers the trial budget (--min-trials, 1000) of most targets. */
+#define RESERVE_SHARE 10
+#define RESERVE_MIN_S 1.0
+#define RESERVE_MAX_S 30.0
 #define STUCK_HEX_MAX 256 /* input bytes the stuck-case notice shows */
 
 /* SIGINT / SIGTERM during a run: stop after the case running now, keep everything.
@@ -53,8 +61,28 @@ int fgi_run_should_stop(run *r)
         return 1;
     if (r->ex.slot)
         return r->ex.slot->stop;
-    return fgi_run_interrupted() || stop.halt ||
-           (r->s->opt.seconds && fgi_clock_now_s() - r->prog.start >= (double)r->s->opt.seconds);
+    return fgi_run_interrupted() || stop.halt || fgi_run_time_up(r);
+}
+
+/* A class the depth run will minimise (modes.c fgi_mode_minimize_findings). */
+static int has_new_class(const fg_outcome *o)
+{
+    for (size_t i = 0; o && i < o->nfindings; i++)
+        if (!o->findings[i].known && o->findings[i].size)
+            return 1;
+    return 0;
+}
+
+int fgi_run_time_up(const run *r)
+{
+    double secs = (double)r->s->opt.seconds;
+    if (!secs)
+        return 0;
+    if (r->s->opt.min_trials && !r->probe && has_new_class(r->o)) {
+        double reserve = FGI_MIN(FGI_MAX(secs / RESERVE_SHARE, RESERVE_MIN_S), RESERVE_MAX_S);
+        secs -= FGI_MIN(reserve, secs / 2);
+    }
+    return fgi_clock_now_s() - r->prog.start >= secs;
 }
 
 double fgi_run_ends_at(const run *r)

@@ -13,6 +13,10 @@ FGI_HIDDEN void fgi_run_error(run *r, fg_error e);
 /* Whether the run should stop at the next chunk: an error, an interrupt, its seconds up
  * (an executor: when its supervisor says so). */
 FGI_HIDDEN int fgi_run_should_stop(run *r);
+/* Whether a timed run is done generating cases (the parent's and a --no-fork run's clock;
+ * 0 for a counted run). Once it holds a new class to minimise it stops short of its
+ * seconds, leaving the rest to fgi_mode_minimize_findings (fgi_run_ends_at). */
+FGI_HIDDEN int fgi_run_time_up(const run *r);
 /* The monotonic time (fgi_clock_now_s) a timed run must be over by, minimisation
  * included; 0 for a counted run. */
 FGI_HIDDEN double fgi_run_ends_at(const run *r);

@@ -109,6 +109,7 @@ fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
     fgi_control_catch(); /* the run and the minimisation after it: one interrupt ends both */
     run r;
     fg_error e = fgi_run_open(&r, s, t);
+    double ends_at = fgi_run_ends_at(&r);
     if (e == FG_OK)
         e = fgi_plan_add_target(&r, s->opt.corpus);
     r.plan.ncommitted = r.plan.nitems;
@@ -127,7 +128,7 @@ fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
     }
     e = fgi_run_close(&r, e, out, 1);
     if (e == FG_OK && s->opt.seconds && !fgi_run_interrupted())
-        fgi_mode_minimize_findings(s, t, *out);
+        fgi_mode_minimize_findings(s, t, *out, ends_at);
     fgi_control_release();
     if (e == FG_OK)
         fgi_report_add(s, *out);

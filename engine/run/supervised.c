@@ -2,7 +2,6 @@
  * merged, an executor's death made a finding and the run resumed after it. */
 #include "engine/run/supervised.h"
 
-#include "engine/base/clock.h"
 #include "engine/base/hex.h"
 #include "engine/run/control.h"
 #include "engine/run/executor.h"
@@ -236,9 +235,8 @@ static void supervise_while(run *r, int (*more)(const run *r))
 {
     while (fgi_sup_running(r->sv.sup) && more(r)) {
         fgi_sup_step(r->sv.sup);
-        double secs = (double)r->s->opt.seconds;
-        int timed_out = secs > 0 && fgi_clock_now_s() - r->prog.start >= secs;
-        if ((fgi_run_interrupted() || timed_out || r->err != FG_OK) && !r->sv.sup_stopping) {
+        if ((fgi_run_interrupted() || fgi_run_time_up(r) || r->err != FG_OK) &&
+            !r->sv.sup_stopping) {
             r->sv.sup_stopping = 1;
             fgi_sup_stop(r->sv.sup);
         }

@@ -140,3 +140,31 @@ FG_TEST(limits_time_limit_ends_a_run_stuck_in_the_target)
         fgt_rmrf(root);
     }
 }
+
+/* A depth run of 3 s whose only finding is a timeout at a 2 s deadline: the timeout is
+ * stored, and its minimisation (each trial that reproduces runs to the deadline) stops
+ * at the limit; before, the run went on for 11 s. */
+FG_TEST(limits_depth_run_with_a_timeout_ends_on_time)
+{
+    char root[256], fdir[320], dir[400];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
+    const char *args[] = {fdir, "--seconds=3", "--timeout-ms=2000", "planted_hang", NULL};
+    fgt_run r;
+    double ms;
+    run_timed("test-planted", 0, &r, &ms, args);
+    if (!(ms >= 0 && ms < 5000))
+        fprintf(stderr, "  ended after %.0f ms\n%s%s", ms, r.out, r.err);
+    CHECK(ms >= 0 && ms < 5000);
+    CHECK(r.exited && r.code == 1);
+    CHECK(strstr(r.out, "timeout timeout-") != NULL);
+    CHECK(strstr(r.out, "minimised") != NULL); /* "not minimised (time)", or done */
+    snprintf(dir, sizeof dir, "%s/f/planted_hang", root);
+    CHECK(fgt_find(dir, "timeout-", ".bin", NULL, 0) == 1);
+    snprintf(dir, sizeof dir, "%s/f/report.json", root);
+    char *rep = fgt_slurp(dir, NULL);
+    CHECK(rep && strstr(rep, "\"kind\": \"timeout\"") != NULL);
+    free(rep);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+}
