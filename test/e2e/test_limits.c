@@ -168,3 +168,81 @@ FG_TEST(limits_depth_run_with_a_timeout_ends_on_time)
     fgt_run_free(&r);
     fgt_rmrf(root);
 }
+
+/* A directory holding the libFuzzer harness's HANG input, and the flags to find it. */
+typedef struct lf_hang {
+    char root[256], corpus[300], prefix[320];
+} lf_hang;
+
+static void lf_hang_open(lf_hang *h, const char *input)
+{
+    CHECK(fgt_tmpdir(h->root, sizeof h->root) == 0);
+    snprintf(h->corpus, sizeof h->corpus, "%s/c", h->root);
+    snprintf(h->prefix, sizeof h->prefix, "-artifact_prefix=%s/", h->root);
+    CHECK(fgt_mkdirs(h->corpus) == 0);
+    char path[400];
+    snprintf(path, sizeof path, "%s/input", h->corpus);
+    CHECK(fgt_write(path, input, strlen(input)) == 0);
+}
+
+/* The same through the libFuzzer driver, -max_total_time=3 -timeout=2: in one process (the
+ * driver's default) the timeout ends the process as libFuzzer's does (status 1); with
+ * -fork=1 the run goes on to its limit and its minimisation stops there (status 77). */
+FG_TEST(limits_libfuzzer_driver_with_a_timeout_ends_on_time)
+{
+    static const struct {
+        const char *fork;
+        int code;
+    } rows[] = {{"-fork=0", 1}, {"-fork=1", 77}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        lf_hang h;
+        lf_hang_open(&h, "HANGxxxx");
+        const char *args[] = {"-max_total_time=3", "-timeout=2", rows[i].fork, h.prefix,
+                              h.corpus, NULL};
+        fgt_run r;
+        double ms;
+        run_timed("test-lf", 0, &r, &ms, args);
+        if (!(ms >= 0 && ms < 5000 && r.exited && r.code == rows[i].code))
+            fprintf(stderr, "  %s: ended after %.0f ms, status %d/%d\n%s", rows[i].fork, ms,
+                    r.code, r.signal, r.err);
+        CHECK(ms >= 0 && ms < 5000);
+        CHECK(r.exited && r.code == rows[i].code);
+        CHECK(fgt_find(h.root, "timeout-", "", NULL, 0) >= 1);
+        fgt_run_free(&r);
+        fgt_rmrf(h.root);
+    }
+}
+
+/* SIGINT or SIGTERM to the driver: libFuzzer's line and its status, 72
+ * (-interrupted_exitcode), with the final stats when asked and no "Done" line; the same
+ * while its case is stuck in the harness (in one process: the watchdog's last resort). */
+FG_TEST(limits_libfuzzer_driver_interrupted_exits_72)
+{
+    static const struct {
+        const char *input, *flag;
+        int sig, code;
+    } rows[] = {{"PATHa", "-print_final_stats=1", SIGINT, 72},
+                {"PATHa", "-fork=2", SIGTERM, 72},
+                {"HANGxxxx", "-interrupted_exitcode=5", SIGTERM, 5},
+                {"HANGxxxx", "-fork=1", SIGINT, 72}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        lf_hang h;
+        lf_hang_open(&h, rows[i].input);
+        const char *args[] = {"-timeout=60", rows[i].flag, h.prefix, h.corpus, NULL};
+        fgt_run r;
+        double ms;
+        run_timed("test-lf", rows[i].sig, &r, &ms, args);
+        if (!(ms >= 0 && ms < ENDS_WITHIN_MS && r.exited && r.code == rows[i].code))
+            fprintf(stderr, "  %s %s: ended %.0f ms after the signal, status %d/%d\n%s",
+                    rows[i].input, rows[i].flag, ms, r.code, r.signal, r.err);
+        CHECK(ms >= 0 && ms < ENDS_WITHIN_MS);
+        CHECK(r.exited && r.code == rows[i].code);
+        CHECK(strstr(r.err, "libFuzzer: run interrupted; exiting") != NULL);
+        CHECK(strstr(r.err, "Done ") == NULL);
+        if (strcmp(rows[i].flag, "-print_final_stats=1") == 0)
+            CHECK(strstr(r.err, "stat::number_of_executed_units:") != NULL);
+        CHECK(fgt_find(h.root, "timeout-", "", NULL, 0) == 0); /* cut short: no finding */
+        fgt_run_free(&r);
+        fgt_rmrf(h.root);
+    }
+}
