@@ -416,8 +416,9 @@ int fg_gate_run(const char *names, const fg_options *opt, FILE *out);
 /* The whole fuzzgate command line: options, --list, --help, a gate over the selected
  * targets (closing with "N passed, N failed", then ", N skipped" when any target was
  * skipped), or `PROG TARGET FILE...` to replay files. Returns the exit status: 0 passed,
- * 1 findings, 2 usage or engine error. Link libfuzzgate_main.a (or call this from your
- * own main) to get a driver. */
+ * 1 findings, 2 usage or engine error, 128 + N when signal N (SIGINT, SIGTERM) ended the
+ * run (its reports written). Link libfuzzgate_main.a (or call this from your own main) to
+ * get a driver. */
 int fg_main(int argc, char **argv);
 
 #endif /* !__cplusplus */

@@ -3,6 +3,7 @@
 #include "oracle/watchdog.h"
 
 #include "engine/base/case.h"
+#include "engine/base/clock.h"
 #include "oracle/timeout.h"
 
 #include <pthread.h>
@@ -25,6 +26,13 @@ struct fgi_watchdog {
     unsigned slowest_ms;    /* the longest a case was seen running */
     unsigned ended_ms;      /* the longest a case that ended was seen running */
     volatile uint32_t *publish; /* ended_ms is copied here (an executor's shared slot) */
+    struct watch_end {      /* fgi_watchdog_end; written under lock, read under it */
+        double at_s;        /* the run's end by the clock, 0 for none */
+        volatile int *halt; /* NULL: not watched */
+        unsigned grace_ms;
+        void (*stuck)(void *ctx, unsigned ms);
+        void *ctx;
+    } end;
 };
 
 static unsigned ms_between(const struct timespec *a, const struct timespec *b)
@@ -34,18 +42,41 @@ static unsigned ms_between(const struct timespec *a, const struct timespec *b)
     return ms < 0 ? 0 : ms > (long long)UINT32_MAX ? UINT32_MAX : (unsigned)ms;
 }
 
+/* The run's end (fgi_watchdog_end): sets *halt once its time has come, and returns how
+ * long ago the end was first seen (ms; 0 while it has not come). */
+static unsigned end_seen(const struct watch_end *end, int *seen, struct timespec *at,
+                         const struct timespec *now)
+{
+    if (!end->halt)
+        return 0;
+    if (!*end->halt && end->at_s > 0 && fgi_clock_now_s() >= end->at_s)
+        *end->halt = 1;
+    if (!*end->halt)
+        return 0;
+    if (!*seen) {
+        *seen = 1;
+        *at = *now;
+    }
+    return ms_between(at, now);
+}
+
 /* Samples the case counter every tick; times a case from the first tick that saw it with
  * the monotonic clock (a tick cut short by a signal measures no time it did not take). */
 static void *watch(void *arg)
 {
     fgi_watchdog *w = arg;
+    /* The target's signals are not ours. SIGINT and SIGTERM are the run's (its handler
+     * only notes them): a case thread that blocks them must not keep them from it. */
     sigset_t all;
     sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, NULL); /* the target's signals are not ours */
+    sigdelset(&all, SIGINT);
+    sigdelset(&all, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
     unsigned long last = 0;
     int counted_slow = 0, seen = 0;
     unsigned counted_ms = 0; /* how long the current case has been seen running */
-    struct timespec since = {0, 0};
+    struct timespec since = {0, 0}, end_at = {0, 0};
+    int end_was_seen = 0;
     while (!atomic_load(&w->stop)) {
         struct timespec until;
         clock_gettime(CLOCK_MONOTONIC, &until);
@@ -56,6 +87,7 @@ static void *watch(void *arg)
         while (!atomic_load(&w->stop) &&
                pthread_cond_timedwait(&w->wake, &w->lock, &until) == 0)
             ;
+        struct watch_end end = w->end;
         pthread_mutex_unlock(&w->lock);
         if (atomic_load(&w->stop))
             break;
@@ -63,6 +95,7 @@ static void *watch(void *arg)
         unsigned long now = fgi_case_started(&active);
         struct timespec t;
         clock_gettime(CLOCK_MONOTONIC, &t);
+        unsigned since_end = end_seen(&end, &end_was_seen, &end_at, &t);
         if (!active || now != last || !seen) {
             /* The case seen last has ended (it passed, or an oracle ended it). */
             if (seen && counted_ms > w->ended_ms) {
@@ -79,6 +112,9 @@ static void *watch(void *arg)
         }
         unsigned running_ms = ms_between(&since, &t);
         counted_ms = running_ms;
+        if (end.stuck && end_was_seen && since_end >= end.grace_ms &&
+            running_ms >= end.grace_ms)
+            end.stuck(end.ctx, running_ms); /* does not return */
         if (running_ms > w->slowest_ms)
             w->slowest_ms = running_ms;
         if (running_ms >= w->slow_ms && !counted_slow) {
@@ -125,6 +161,14 @@ fgi_watchdog *fgi_watchdog_start(unsigned time_ms, unsigned slow_ms,
         return NULL;
     }
     return w;
+}
+
+void fgi_watchdog_end(fgi_watchdog *w, double end_s, volatile int *halt, unsigned grace_ms,
+                      void (*stuck)(void *ctx, unsigned ms), void *ctx)
+{
+    pthread_mutex_lock(&w->lock);
+    w->end = (struct watch_end){end_s, halt, grace_ms, stuck, ctx};
+    pthread_mutex_unlock(&w->lock);
 }
 
 unsigned long fgi_watchdog_stop(fgi_watchdog *w, unsigned *slowest_ms)

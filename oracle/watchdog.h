@@ -38,6 +38,19 @@ FGI_HIDDEN fgi_watchdog *fgi_watchdog_start(unsigned time_ms, unsigned slow_ms,
 #define FGI_REHIT_FLOOR_MS 100u
 FGI_HIDDEN unsigned fgi_watchdog_rehit_ms(unsigned time_ms, unsigned ended_ms);
 
+/* The run's end, for cases that run in this process (--no-fork, the libFuzzer driver's
+ * default): nothing can kill a case stuck in the target, so the watchdog keeps the run's
+ * promise to end. Once *halt is set (an interrupt's handler sets it; the watchdog itself
+ * sets it when the monotonic clock, fgi_clock_now_s, passes end_s, 0 for none), a case
+ * that is still running grace_ms after that, and has run for grace_ms, is given up:
+ * stuck(ctx, running_ms) is called on the watchdog's thread, with the case's thread still
+ * in the target, and must end the process with signal-safe calls only. Call before
+ * cases run (the thread reads these under its lock); not for a forked executor, whose
+ * supervisor kills it instead. */
+FGI_HIDDEN void fgi_watchdog_end(fgi_watchdog *w, double end_s, volatile int *halt,
+                                 unsigned grace_ms, void (*stuck)(void *ctx, unsigned ms),
+                                 void *ctx);
+
 /* Stops and joins the thread; returns the number of slow cases it saw (timing only). */
 FGI_HIDDEN unsigned long fgi_watchdog_stop(fgi_watchdog *w, unsigned *slowest_ms);
 

@@ -130,6 +130,13 @@ static int driver_flag(fgi_lf_config *c, parse_state *p, const lf_row *r, const 
             return 2;
         }
         c->error_exitcode = (int)v;
+    } else if (strcmp(n, "interrupted_exitcode") == 0) {
+        if (v < 0 || v > 255) {
+            fprintf(log, "fuzzgate: -interrupted_exitcode=%s: not an exit status (0-255)\n",
+                    value);
+            return 2;
+        }
+        c->interrupted_exitcode = (int)v;
     } else if (strcmp(n, "seed_inputs") == 0) {
         c->seed_inputs = value;
     } else if (strcmp(n, "close_fd_mask") == 0) {
@@ -274,6 +281,7 @@ int fgi_lf_parse(fgi_lf_config *c, int argc, char **argv, FILE *log)
 {
     memset(c, 0, sizeof *c);
     c->error_exitcode = 77;
+    c->interrupted_exitcode = 72; /* libFuzzer's, after "run interrupted; exiting" */
     c->time_ms = LIBFUZZER_TIMEOUT_MS;
     c->inputs = argv + 1;
     parse_state p = {.runs = -1, .rss_mb = LIBFUZZER_RSS_LIMIT_MB};

@@ -296,6 +296,16 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* After an interrupt (SIGINT, SIGTERM): libFuzzer's line, its final stats when asked
+ * (of o, when there is one), and its status. */
+static int interrupted(const fgi_lf_config *c, const fg_outcome *o, FILE *log)
+{
+    fprintf(log, "==%d== libFuzzer: run interrupted; exiting\n", (int)getpid());
+    if (o && c->print_final_stats)
+        final_stats(o, log);
+    return c->interrupted_exitcode;
+}
+
 /* Each file argument once, as libFuzzer runs a crash file to reproduce it. */
 static int run_files(fg_session *s, const fg_target *t, const fgi_lf_config *c,
                      const char *argv0, FILE *log)
@@ -318,6 +328,8 @@ static int run_files(fg_session *s, const fg_target *t, const fgi_lf_config *c,
                 status = c->error_exitcode;
         }
         fg_outcome_free(o);
+        if (fgi_run_interrupted())
+            return interrupted(c, NULL, log);
     }
     return status;
 }
@@ -397,11 +409,16 @@ static int run_fuzz(fg_session *s, const fg_target *t, const fgi_lf_config *c,
         return 2;
     }
     print_findings(o, argv0, log);
-    fprintf(log, "Done %llu runs in %.0f second(s)\n",
-            (unsigned long long)(o->cases + o->replayed), o->seconds);
-    if (c->print_final_stats)
-        final_stats(o, log);
-    int status = fg_outcome_passed(o) ? 0 : c->error_exitcode;
+    int status;
+    if (fgi_run_interrupted()) { /* no "Done" line: libFuzzer's users read its absence */
+        status = interrupted(c, o, log);
+    } else {
+        fprintf(log, "Done %llu runs in %.0f second(s)\n",
+                (unsigned long long)(o->cases + o->replayed), o->seconds);
+        if (c->print_final_stats)
+            final_stats(o, log);
+        status = fg_outcome_passed(o) ? 0 : c->error_exitcode;
+    }
     if (o->store_failed)
         status = 2;
     fg_outcome_free(o);
@@ -441,6 +458,8 @@ static int run(fgi_lf_config *c, const fgi_lf_hooks *h, const char *argv0, FILE 
     }
     fg_session_set_program(s, argv0);
     s->keep_dir = keep_dir(c);
+    s->interrupt_status = c->interrupted_exitcode; /* a stuck case's last resort says so */
+    s->lf_interrupt = 1;
     fgi_lf_facts facts = {c->opt->v.seed, s->dict.count, !c->mode,
                           all_files ? (size_t)c->ninputs : lf.seeds.count, max_len,
                           s->keep_dir};
@@ -448,6 +467,8 @@ static int run(fgi_lf_config *c, const fgi_lf_hooks *h, const char *argv0, FILE 
     int status = c->mode    ? run_mode(s, &t, c, log)
                  : all_files ? run_files(s, &t, c, argv0, log)
                              : run_fuzz(s, &t, c, argv0, log);
+    if (c->mode && fgi_run_interrupted())
+        status = interrupted(c, NULL, log);
     fg_session_free(s);
     return status;
 }

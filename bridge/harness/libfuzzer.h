@@ -28,6 +28,7 @@ typedef struct fgi_lf_config {
     int help;                 /* -help=1 */
     int print_final_stats;    /* -print_final_stats=1 */
     int error_exitcode;       /* status for a run with findings (libFuzzer's 77) */
+    int interrupted_exitcode; /* status for a run ended by SIGINT/SIGTERM (libFuzzer's 72) */
     unsigned close_fd_mask;   /* 1 stdout, 2 stderr */
     uint64_t allowance_mb;    /* per-case heap allowance in MiB; 0 = unlimited */
     unsigned time_ms;         /* the harness target's .time_ms (libFuzzer's 1200 s) */
@@ -65,8 +66,9 @@ FGI_HIDDEN void fgi_lf_banner(FILE *log, const fgi_lf_hooks *h, const fgi_lf_fac
 
 /* The whole driver: LLVMFuzzerInitialize, the flags, then a run over the corpus
  * directories or a replay of the files named. Returns the exit status: 0 passed,
- * error_exitcode (77) for findings, 2 for a usage or engine error. A fatal signal ends
- * the process from inside, as under libFuzzer. */
+ * error_exitcode (77) for findings, 2 for a usage or engine error, interrupted_exitcode
+ * (72) after SIGINT or SIGTERM (with libFuzzer's "run interrupted; exiting" line). A fatal
+ * signal ends the process from inside, as under libFuzzer. */
 FGI_HIDDEN int fgi_libfuzzer_main(int argc, char **argv, const fgi_lf_hooks *h);
 
 /* LLVMFuzzerMutate: the engine's byte mutation, on the current case's random stream

@@ -4,6 +4,7 @@
 #include "engine/base/dir.h"
 #include "engine/findings/budget.h"
 
+#include <signal.h>
 #include <string.h>
 
 /* Splits a comma-separated list of names into targets (all when empty). Unknown names
@@ -159,7 +160,8 @@ static int gate(fg_session *s, const char *names, FILE *out, tally *count)
         fg_outcome_free(o);
         fflush(out);
         if (fgi_run_interrupted()) {
-            fprintf(out, "fuzzgate: interrupted: the reports cover the targets run so far\n");
+            fprintf(out, "fuzzgate: interrupted (%s): the reports cover the targets run so "
+                    "far\n", fgi_run_interrupted() == SIGINT ? "SIGINT" : "SIGTERM");
             break;
         }
     }
@@ -234,6 +236,8 @@ static int replay_files(fg_session *s, const char *name, int nfiles, char **file
                     (unsigned long long)o->last_sig);
         }
         fg_outcome_free(o);
+        if (fgi_run_interrupted())
+            break; /* fg_main says so, with the status */
     }
     return status;
 }
@@ -290,10 +294,13 @@ int fg_main(int argc, char **argv)
                         printf(", %zu skipped", count.skipped);
                     printf("\n");
                 }
-                int sig = fgi_run_interrupted();
-                if (sig)
-                    status = 128 + sig; /* the shell's convention for a signal */
             }
+            int sig = fgi_run_interrupted();
+            if (sig && (s->opt.minimize[0] || s->opt.merge[0] || npos >= 2))
+                fprintf(stderr, "fuzzgate: interrupted (%s)\n",
+                        sig == SIGINT ? "SIGINT" : "SIGTERM"); /* the gate has said so */
+            if (sig)
+                status = 128 + sig; /* the shell's convention for a signal */
             fg_session_free(s);
         }
     }

@@ -3,25 +3,45 @@
 #include "engine/run/control.h"
 
 #include "engine/base/clock.h"
+#include "engine/base/errout.h"
+#include "engine/base/safeio.h"
+#include "engine/base/case.h"
 #include "engine/feedback/coverage.h"
 
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #define STATUS_EVERY_S 5.0        /* depth runs: seconds between status lines */
 
-/* SIGINT / SIGTERM during a run: stop at the next chunk, keep everything. Process-wide
- * because a signal handler sets it; only the run's thread reads it or installs them. */
+/* A timed run that holds a new class stops generating this share of its seconds early,
+ * within [RESERVE_MIN_S, RESERVE_MAX_S] and never more than half, and minimises in the
+ * rest. Arbitrary: a trial of a fast target costs a few ms (a fork and a case), so a
+ * second minimises a small input to its fixed point, and half a minute of a long run
+ * covers the trial budget (--min-trials, 1000) of most targets. */
+#define RESERVE_SHARE 10
+#define RESERVE_MIN_S 1.0
+#define RESERVE_MAX_S 30.0
+#define STUCK_HEX_MAX 256 /* input bytes the stuck-case notice shows */
+
+/* SIGINT / SIGTERM during a run: stop after the case running now, keep everything.
+ * Process-wide because a signal handler sets it; only the run's thread installs the
+ * handlers; the watchdog's thread reads `halt` (and `interrupted` when a case is stuck). */
 static struct {
     volatile sig_atomic_t interrupted; /* the signal, or 0 */
+    volatile int halt;                 /* a --no-fork run's cases stop (fgi_control_halt) */
+    unsigned depth;                    /* fgi_control_catch calls not yet released */
     struct sigaction old_int, old_term; /* the host's handlers, while ours are in */
 } stop;
 
 static void on_interrupt(int sig)
 {
+    /* A second one, of either, ends the process: both go back to the default. */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     stop.interrupted = sig;
-    signal(sig, SIG_DFL); /* a second one ends the process */
+    stop.halt = 1;
 }
 
 int fgi_run_interrupted(void)
@@ -41,8 +61,33 @@ int fgi_run_should_stop(run *r)
         return 1;
     if (r->ex.slot)
         return r->ex.slot->stop;
-    return fgi_run_interrupted() ||
-           (r->s->opt.seconds && fgi_clock_now_s() - r->prog.start >= (double)r->s->opt.seconds);
+    return fgi_run_interrupted() || stop.halt || fgi_run_time_up(r);
+}
+
+/* A class the depth run will minimise (modes.c fgi_mode_minimize_findings). */
+static int has_new_class(const fg_outcome *o)
+{
+    for (size_t i = 0; o && i < o->nfindings; i++)
+        if (!o->findings[i].known && o->findings[i].size)
+            return 1;
+    return 0;
+}
+
+int fgi_run_time_up(const run *r)
+{
+    double secs = (double)r->s->opt.seconds;
+    if (!secs)
+        return 0;
+    if (r->s->opt.min_trials && !r->probe && has_new_class(r->o)) {
+        double reserve = FGI_MIN(FGI_MAX(secs / RESERVE_SHARE, RESERVE_MIN_S), RESERVE_MAX_S);
+        secs -= FGI_MIN(reserve, secs / 2);
+    }
+    return fgi_clock_now_s() - r->prog.start >= secs;
+}
+
+double fgi_run_ends_at(const run *r)
+{
+    return r->s->opt.seconds ? r->prog.start + (double)r->s->opt.seconds : 0;
 }
 
 int fgi_run_status_due(const run *r)
@@ -76,23 +121,69 @@ void fgi_run_status(run *r, uint64_t pos)
 void fgi_control_init(run *r)
 {
     r->prog.start = r->prog.last_status = fgi_clock_now_s();
+    stop.halt = stop.interrupted != 0; /* the last run's time limit is not this one's */
 }
 
 void fgi_control_catch(void)
 {
+    if (stop.depth++)
+        return;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
     stop.interrupted = 0;
+    stop.halt = 0;
     sigaction(SIGINT, &sa, &stop.old_int);
     sigaction(SIGTERM, &sa, &stop.old_term);
 }
 
 void fgi_control_release(void)
 {
-    if (stop.interrupted)
+    FG_ASSERT(stop.depth > 0);
+    if (--stop.depth || stop.interrupted)
         return;
     sigaction(SIGINT, &stop.old_int, NULL);
     sigaction(SIGTERM, &stop.old_term, NULL);
+}
+
+volatile int *fgi_control_halt(void)
+{
+    return &stop.halt;
+}
+
+/* On the watchdog's thread, while the run's thread is stuck in the target: only
+ * signal-safe calls, and nothing the stuck thread may hold (stdio, the allocator). */
+void fgi_control_stuck(void *ctx, unsigned running_ms)
+{
+    const run *r = ctx;
+    int sig = stop.interrupted;
+    int status = !sig ? 1 : r->s->interrupt_status >= 0 ? r->s->interrupt_status : 128 + sig;
+    fgi_sink k = {.fd = fgi_errout_fd()};
+    if (sig && r->s->lf_interrupt) { /* the line libFuzzer's users look for */
+        fgi_sink_put(&k, "==");
+        fgi_sink_u64(&k, (uint64_t)getpid());
+        fgi_sink_put(&k, "== libFuzzer: run interrupted; exiting\n");
+    }
+    fgi_sink_put(&k, "fuzzgate: ");
+    fgi_sink_put(&k, r->t->name);
+    fgi_sink_put(&k, sig ? (sig == SIGINT ? ": interrupted (SIGINT)" : ": interrupted (SIGTERM)")
+                         : ": the run's time limit passed");
+    fgi_sink_put(&k, " while a case had been running for ");
+    fgi_sink_u64(&k, running_ms);
+    fgi_sink_put(&k, "+ ms: in one process the case cannot be taken back, so the "
+                     "process ends here with status ");
+    fgi_sink_u64(&k, (uint64_t)status);
+    fgi_sink_put(&k, ". The findings stored so far are kept; this run's reports are not "
+                     "written. Not a finding: replay the input to see whether it hangs.\n");
+    const fgi_case_state *c = &fgi_case_now;
+    if (c->active && c->data) {
+        fgi_sink_put(&k, "fuzzgate:   input (");
+        fgi_sink_u64(&k, c->size);
+        fgi_sink_put(&k, c->size ? " bytes): " : " bytes)");
+        fgi_sink_hexbytes(&k, c->data, FGI_MIN(c->size, (size_t)STUCK_HEX_MAX));
+        fgi_sink_put(&k, c->size > STUCK_HEX_MAX ? "...\n" : "\n");
+    }
+    fgi_sink_flush(&k);
+    _exit(status);
 }

@@ -13,16 +13,36 @@ FGI_HIDDEN void fgi_run_error(run *r, fg_error e);
 /* Whether the run should stop at the next chunk: an error, an interrupt, its seconds up
  * (an executor: when its supervisor says so). */
 FGI_HIDDEN int fgi_run_should_stop(run *r);
+/* Whether a timed run is done generating cases (the parent's and a --no-fork run's clock;
+ * 0 for a counted run). Once it holds a new class to minimise it stops short of its
+ * seconds, leaving the rest to fgi_mode_minimize_findings (fgi_run_ends_at). */
+FGI_HIDDEN int fgi_run_time_up(const run *r);
+/* The monotonic time (fgi_clock_now_s) a timed run must be over by, minimisation
+ * included; 0 for a counted run. */
+FGI_HIDDEN double fgi_run_ends_at(const run *r);
 /* Whether a depth run is due a status line (every few seconds). */
 FGI_HIDDEN int fgi_run_status_due(const run *r);
 /* Prints the status line at position pos. */
 FGI_HIDDEN void fgi_run_status(run *r, uint64_t pos);
 
-/* SIGINT and SIGTERM stop the run at the next chunk, keeping everything (a second one
- * ends the process). fgi_control_catch installs the handlers; fgi_control_release puts
- * the host's back, unless an interrupt came (the caller sees fgi_run_interrupted, in
- * session.h, and stops). */
+/* SIGINT and SIGTERM stop the run after the case running now, keeping everything (a
+ * second one of either ends the process). fgi_control_catch installs the handlers and
+ * fgi_control_release puts the host's back, unless an interrupt came (the caller sees
+ * fgi_run_interrupted, in session.h, and stops). They nest: a session's run and the
+ * minimisation after it are one catch, the trial runs inside it catch nothing new. */
 FGI_HIDDEN void fgi_control_catch(void);
 FGI_HIDDEN void fgi_control_release(void);
+/* The flag a --no-fork run's cases are stopped by (the executor's loop reads it before
+ * each case): set by an interrupt, or by the watchdog when the run's time is over. */
+FGI_HIDDEN volatile int *fgi_control_halt(void);
+/* How long a --no-fork case may go on after the run's end before the watchdog gives it
+ * up (arbitrary: far longer than a case that is not stuck, short enough that an
+ * interrupt ends the process within a second). */
+#define FGI_STUCK_GRACE_MS 500u
+/* The last resort of a --no-fork run whose case is stuck in the target after the run's
+ * end (oracle/watchdog.h fgi_watchdog_end; ctx is the run): says so, with the input's
+ * hex, and ends the process: 128 + the signal after an interrupt (the session's
+ * interrupt_status when it is not -1), 1 after the time limit. Signal-safe; does not return. */
+FGI_HIDDEN FG_NORETURN void fgi_control_stuck(void *ctx, unsigned running_ms);
 
 #endif

@@ -397,14 +397,17 @@ void fgi_executor_run(run *r, unsigned j, uint64_t from)
             uint64_t ce = cs + FGI_RUN_CHUNK < ee ? cs + FGI_RUN_CHUNK : ee;
             if (c % r->plan.jobs != j || ce <= seq)
                 continue;
-            for (uint64_t q = cs > seq ? cs : seq; q < ce && r->err == FG_OK; q++)
+            /* A halt (the run's end: an interrupt, its time, the supervisor) stops before
+             * the next case, not at the chunk's end: a chunk of slow cases takes long. */
+            uint64_t q = cs > seq ? cs : seq;
+            for (; q < ce && r->err == FG_OK && !*r->ex.halt; q++)
                 run_position(r, q);
             chunk_done(r);
             if (r->side == FGI_SIDE_ALONE && fgi_run_status_due(r))
-                fgi_run_status(r, ce);
-            if (fgi_run_should_stop(r)) {
+                fgi_run_status(r, q);
+            if (q < ce || fgi_run_should_stop(r)) {
                 stop = 1;
-                end = ce;
+                end = q;
             }
         }
         fgi_novelty_clear(&r->ex.sent);
@@ -507,6 +510,12 @@ fg_error fgi_executor_open(run *r)
                                               r->ex.slot ? &r->ex.slot->ended_ms : NULL,
                                               r->plan.time_ms)))
         return FG_ENOMEM;
+    /* The run's end: a forked executor's supervisor stops it, and kills it when a case is
+     * stuck; in one process the watchdog must give a stuck case up (control.h). */
+    r->ex.halt = r->ex.slot ? &r->ex.slot->stop : fgi_control_halt();
+    if (!r->ex.slot)
+        fgi_watchdog_end(r->ex.watchdog, fgi_run_ends_at(r), r->ex.halt, FGI_STUCK_GRACE_MS,
+                         fgi_control_stuck, r);
     return fgi_harness_reserve(&r->ex.exec, r->plan.slot_cap);
 }
 

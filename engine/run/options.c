@@ -321,7 +321,8 @@ void fg_options_help(FILE *out)
         fprintf(out, "  %-20s %s\n  %-20s   %s%s default %s\n", flag, r->help, "",
                 r->env[0] ? r->env : "(no variable)", ",", def);
     }
-    fprintf(out, "exit status: 0 passed, 1 findings, 2 usage or engine error\n");
+    fprintf(out, "exit status: 0 passed, 1 findings, 2 usage or engine error, 128 + N "
+                 "interrupted by signal N (130 SIGINT, 143 SIGTERM)\n");
 }
 
 void fgi_options_markdown(FILE *out)
@@ -346,7 +347,8 @@ void fgi_options_markdown(FILE *out)
     fprintf(out, "\nUsage: `fuzzgate [options] [TARGET [FILE...]]`. With no target, the gate\n"
                  "runs over every registered target; with `TARGET FILE...` each file is\n"
                  "replayed through the target. Exit status: 0 passed, 1 findings, 2 usage or\n"
-                 "engine error.\n");
+                 "engine error; 128 + N when signal N ended the run (130 for SIGINT, 143 for\n"
+                 "SIGTERM), its reports written (docs/findings.md, \"Supervised runs\").\n");
 }
 
 char *fgi_opts_render(const fgi_opts *o, size_t *len)

@@ -20,9 +20,14 @@ void fgi_plan_init(run *r)
                       : t->max_len ? t->max_len
                                    : FGI_DEFAULT_MAX_LEN;
     r->plan.name_hash = fgi_hash_str(t->name);
-    r->plan.time_ms = o->timeout_ms ? (unsigned)FGI_MIN(o->timeout_ms, 1u << 30)
-                      : t->time_ms  ? t->time_ms
-                                    : FGI_DEFAULT_TIME_MS;
+    r->plan.time_ms = fgi_plan_time_ms(o, t);
+}
+
+unsigned fgi_plan_time_ms(const fgi_opts *o, const fg_target *t)
+{
+    return o->timeout_ms ? (unsigned)FGI_MIN(o->timeout_ms, 1u << 30)
+           : t->time_ms  ? t->time_ms
+                         : FGI_DEFAULT_TIME_MS;
 }
 
 void fgi_plan_free(run *r)

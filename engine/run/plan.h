@@ -8,6 +8,8 @@
 /* Sets the plan's limits from the session's options and the target's fields. */
 FGI_HIDDEN void fgi_plan_init(run *r);
 FGI_HIDDEN void fgi_plan_free(run *r);
+/* The per-case deadline in ms: --timeout-ms, else the target's .time_ms, else the default. */
+FGI_HIDDEN unsigned fgi_plan_time_ms(const fgi_opts *o, const fg_target *t);
 
 /* The epoch of position seq: where it starts, where it ends (replay items are one epoch). */
 FGI_HIDDEN uint64_t fgi_plan_epoch_start(const run *r, uint64_t seq);

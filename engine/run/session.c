@@ -36,6 +36,7 @@ fg_session *fg_session_new(const fg_options *opt, fg_error *err)
         goto fail;
     }
     s->log = fgi_errout_file();
+    s->interrupt_status = -1;
     if (s->opt.dict && s->opt.dict[0]) {
         char msg[512];
         if ((e = fgi_dict_load(s->opt.dict, &s->dict, msg, sizeof msg)) != FG_OK) {
@@ -105,8 +106,10 @@ fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
         return skipped(s, t, out, 1);
     if (!t->run)
         return FG_EINVAL;
+    fgi_control_catch(); /* the run and the minimisation after it: one interrupt ends both */
     run r;
     fg_error e = fgi_run_open(&r, s, t);
+    double ends_at = fgi_run_ends_at(&r);
     if (e == FG_OK)
         e = fgi_plan_add_target(&r, s->opt.corpus);
     r.plan.ncommitted = r.plan.nitems;
@@ -125,7 +128,8 @@ fg_error fg_session_run(fg_session *s, const fg_target *t, fg_outcome **out)
     }
     e = fgi_run_close(&r, e, out, 1);
     if (e == FG_OK && s->opt.seconds && !fgi_run_interrupted())
-        fgi_mode_minimize_findings(s, t, *out);
+        fgi_mode_minimize_findings(s, t, *out, ends_at);
+    fgi_control_release();
     if (e == FG_OK)
         fgi_report_add(s, *out);
     return e;

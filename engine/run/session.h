@@ -21,6 +21,9 @@ struct fg_session {
     const char *keep_dir; /* kept inputs go to <keep_dir>/<sha1>, libFuzzer's layout
                            * (borrowed); NULL: <corpus_out>/<target>/<sha1> */
     int merge_how;        /* enum fgi_merge_how of fgi_mode_merge (0: set cover) */
+    int interrupt_status; /* the exit status an interrupt ends the process with when a
+                           * --no-fork case is stuck (-1, the default: 128 + the signal) */
+    int lf_interrupt;     /* ...and that notice opens with libFuzzer's interrupt line */
 };
 
 /* engine/run/modes.c: */
@@ -38,7 +41,8 @@ FGI_HIDDEN int fgi_mode_merge(fg_session *s, const fg_target *t, const char *out
  * says on out which no longer land in their class. Returns how many. */
 FGI_HIDDEN int fgi_mode_check_known(fg_session *s, const fg_target *t, FILE *out);
 
-/* The signal (SIGINT/SIGTERM) that interrupted the last run, or 0 (engine/run/control.c). */
+/* The signal (SIGINT/SIGTERM) that interrupted the last run, or 0 (engine/run/control.c):
+ * set until the next session run or mode catches signals afresh. */
 FGI_HIDDEN int fgi_run_interrupted(void);
 
 /* Appends o's deterministic summary to s->report and its times to s->timing, and keeps a

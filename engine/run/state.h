@@ -142,6 +142,8 @@ typedef struct run {
         uint8_t *scratch;
         fgi_wire_link *link;     /* an executor's channels to its supervisor (wire.h) */
         fgi_slot *slot;          /* an executor's shared slot */
+        volatile int *halt;      /* set: run no further case (the slot's stop, or
+                                  * control.c's flag with --no-fork) */
     } ex;
     struct run_supervisor { /* supervised.c */
         fgi_sup *sup;

@@ -2,7 +2,7 @@
  * merged, an executor's death made a finding and the run resumed after it. */
 #include "engine/run/supervised.h"
 
-#include "engine/base/clock.h"
+#include "engine/base/hex.h"
 #include "engine/run/control.h"
 #include "engine/run/executor.h"
 #include "engine/run/plan.h"
@@ -46,12 +46,36 @@ static int rehit(run *r, const fgi_dying *dying, const fgi_slot *slot)
     return was;
 }
 
+/* Says which case the run's end cut short (its input, so it can be replayed). */
+static void cut_short(run *r, const fgi_slot *slot)
+{
+    enum { SHOWN = 64 }; /* input bytes shown; arbitrary */
+    char hex[2 * SHOWN + 1];
+    size_t n = FGI_MIN(slot->size, (uint64_t)SHOWN);
+    fgi_hex_encode(slot->data, n, hex);
+    fprintf(r->s->log, "fuzzgate: %s: the run's end cut a case short (killed: not a finding); "
+            "its input (%llu bytes): %s%s\n", r->t->name, (unsigned long long)slot->size,
+            hex, slot->size > n ? "..." : "");
+}
+
 static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dying,
                           const char *killed_for, const fgi_slot *slot)
 {
     run *r = ctx;
     const char *kind = "crash";
     char what[512];
+    if (killed_for && strcmp(killed_for, "stop") == 0) {
+        /* Cut short by the run's end (an interrupt, its time): no finding. With one
+         * executor the records it wrote before the case it was on are this (last) epoch's,
+         * merged as its own epoch end would have been; with several, at the stop. */
+        if (r->plan.jobs == 1 && slot->pos > r->prog.reached) {
+            r->prog.reached = slot->pos;
+            fgi_snapshot_merge(r);
+        }
+        if (!r->probe && slot->active)
+            cut_short(r, slot);
+        return restart_after(r, j, slot->pos);
+    }
     if (rehit(r, dying, slot))
         return restart_after(r, j, slot->pos);
     int oom = killed_for && strcmp(killed_for, "oom") == 0;
@@ -211,9 +235,8 @@ static void supervise_while(run *r, int (*more)(const run *r))
 {
     while (fgi_sup_running(r->sv.sup) && more(r)) {
         fgi_sup_step(r->sv.sup);
-        double secs = (double)r->s->opt.seconds;
-        int timed_out = secs > 0 && fgi_clock_now_s() - r->prog.start >= secs;
-        if ((fgi_run_interrupted() || timed_out || r->err != FG_OK) && !r->sv.sup_stopping) {
+        if ((fgi_run_interrupted() || fgi_run_time_up(r) || r->err != FG_OK) &&
+            !r->sv.sup_stopping) {
             r->sv.sup_stopping = 1;
             fgi_sup_stop(r->sv.sup);
         }

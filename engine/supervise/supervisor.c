@@ -21,6 +21,16 @@
 #define OUTPUT_BUDGET (64 * 1024) /* target stdout forwarded per run; the rest is counted */
 #define GRACE_MS 5000             /* past the deadline before the supervisor kills */
 #define WATCH_EVERY_MS 100
+/* After fgi_sup_stop, an executor still in a case this long is killed: the run's end
+ * (an interrupt, its time) does not wait for a case that may never end. Arbitrary: far
+ * longer than a case that is not stuck takes to notice the stop, short enough that with
+ * a watch period and the reports the run ends within a second. */
+#define STOP_GRACE_MS 300
+/* ...and one not in a case (an engine step that should have ended) this long. */
+#define STOP_HARD_MS 3000
+/* How long a killed executor is waited for before it is left to init: SIGKILL takes
+ * effect when an uninterruptible sleep ends, which may be never. */
+#define REAP_WAIT_MS 2000
 #define OUTBOX_SIZE ((size_t)1 << 20) /* an epoch's records, mostly: a fuller ring waits */
 
 typedef struct executor {
@@ -51,6 +61,7 @@ struct fgi_sup {
     unsigned long long out_dropped;
     unsigned batch_us;
     fgi_str scratch;    /* a merged epoch's record being encoded (fgi_sup_send_epoch) */
+    double stop_at;     /* when fgi_sup_stop was first called (ms), 0 before */
     executor ex[];
 };
 
@@ -113,16 +124,30 @@ static void close_fd(int *fd)
 }
 
 /* Kills the executor's whole process group (what the target forked goes too) and reaps
- * it. Returns its wait status. */
+ * it. Returns its wait status. A killed one stuck where SIGKILL cannot reach it yet (an
+ * uninterruptible sleep) is waited for REAP_WAIT_MS, then left to init: its status is
+ * then said to be SIGKILL's. (It cannot touch its slot again: the kill is pending.) */
 static int reap(executor *e, int kill_it)
 {
     int status = 0;
     if (kill_it) {
         kill(-e->pid, SIGKILL);
         kill(e->pid, SIGKILL);
+        for (int waited = 0;; waited += 5) {
+            pid_t got = waitpid(e->pid, &status, WNOHANG);
+            if (got == e->pid || (got < 0 && errno != EINTR))
+                break;
+            if (waited >= REAP_WAIT_MS) {
+                status = SIGKILL; /* as a wait status: killed by SIGKILL */
+                break;
+            }
+            struct timespec t = {0, 5 * 1000 * 1000};
+            nanosleep(&t, NULL);
+        }
+    } else {
+        while (waitpid(e->pid, &status, 0) < 0 && errno == EINTR)
+            ;
     }
-    while (waitpid(e->pid, &status, 0) < 0 && errno == EINTR)
-        ;
     kill(-e->pid, SIGKILL); /* anything the target left behind in the group */
     return status;
 }
@@ -272,6 +297,8 @@ void fgi_sup_batch(fgi_sup *s, unsigned us)
 
 void fgi_sup_stop(fgi_sup *s)
 {
+    if (!s->stop_at)
+        s->stop_at = now_ms();
     for (unsigned j = 0; j < s->jobs; j++)
         s->ex[j].slot->stop = 1;
 }
@@ -486,6 +513,12 @@ static void watch(fgi_sup *s)
         }
         if (s->rss_limit && fgi_sup_rss(e->pid) > s->rss_limit)
             e->killed_for = "oom";
+        /* Past the stop: one still in a case (or still anywhere, much later) is cut short.
+         * Not one whose goodbye or end of file is in: it is on its way out. */
+        double stopped = s->stop_at ? now - s->stop_at : 0;
+        if (!e->killed_for && !e->bye && e->msg >= 0 &&
+            ((e->slot->active && stopped > STOP_GRACE_MS) || stopped > STOP_HARD_MS))
+            e->killed_for = "stop";
         if (e->killed_for) {
             kill(-e->pid, SIGKILL);
             kill(e->pid, SIGKILL);

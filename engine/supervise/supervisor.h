@@ -31,7 +31,8 @@ typedef struct fgi_sup_ops {
     const fgi_wire_handlers *on;
     /* In the parent: executor j died without an orderly end. status is its wait status;
      * dying its last dying message or NULL; killed_for is "timeout" or "oom" when the
-     * supervisor killed it, else NULL; slot holds the input it was running. */
+     * supervisor killed it, "stop" when it killed it for not stopping (fgi_sup_stop),
+     * else NULL; slot holds the input it was running. */
     void (*died)(void *ctx, unsigned j, int status, const fgi_dying *dying,
                  const char *killed_for, const fgi_slot *slot);
 } fgi_sup_ops;
@@ -73,7 +74,9 @@ static inline uint64_t fgi_mib_bytes(uint64_t mb)
 /* The resident bytes of process pid (0 when they cannot be read). */
 FGI_HIDDEN uint64_t fgi_sup_rss(int pid);
 
-/* Asks every executor to stop at its next chunk boundary. */
+/* Asks every executor to stop before its next case (the slot's stop). One still in a case
+ * a moment later, or still running much later, is killed: reported to `died` with
+ * killed_for "stop". */
 FGI_HIDDEN void fgi_sup_stop(fgi_sup *s);
 
 #endif

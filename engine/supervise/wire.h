@@ -97,7 +97,7 @@ typedef struct fgi_slot {
     _Atomic unsigned long cases; /* bodies started by this executor (0 at its start):
                                   * progress the supervisor watches */
     volatile int active;         /* a case body is running */
-    volatile int stop;           /* set by the supervisor: end at the next chunk */
+    volatile int stop;           /* set by the supervisor: run no further case */
     uint64_t pos;                /* the executor's position (the case it is on) */
     uint64_t seq;                /* the input in data: its position (a re-run's own) */
     int64_t case_index;          /* -1 for a replayed input */

@@ -7,11 +7,12 @@
  *   CRSH  abort()                    -> crash-<sha1>, the process dies of SIGABRT
  *   LEAK  leaks 24 bytes every run   -> leak-<sha1>
  *   ALOC  mallocs 3 MiB              -> oom-<sha1> under -malloc_limit_mb=1
+ *   HANG  spins forever              -> timeout-<sha1> (test/e2e/test_limits.c)
  *   REJT  returns -1                 (never kept)
  *   PATH  a branch of its own for each 5th byte a..h, and one for any other: built with
  *         coverage (build/test-lf-cov) the merge tests know what a merge must keep;
  *         writes "lf_planted: path" to stderr, which -close_fd_mask=2 must silence
- * build/test-lf-cov is the clean twin (LF_PLANTED_CLEAN: no CRSH, LEAK, ALOC): with
+ * build/test-lf-cov is the clean twin (LF_PLANTED_CLEAN: no CRSH, LEAK, ALOC, HANG): with
  * comparison tracing a fuzzing run would find those words at once.
  * LLVMFuzzerInitialize says on stderr that it ran and how many arguments it saw.
  */
@@ -54,6 +55,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(p);
         return 0;
     }
+    case 0x48414e47: /* HANG */
+        for (;;)
+            sink++;
 #endif
     case 0x52454a54: /* REJT */
         return -1;

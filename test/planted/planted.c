@@ -366,6 +366,49 @@ static uint64_t fd_clean_run(const uint8_t *d, size_t n)
 FG_TARGET(planted_fd_clean, .flags = FG_NO_CORPUS,
           .run = fd_clean_run, .what = "opens and closes a descriptor")
 
+/* Stuck in the target, on every input, where the case's own deadline (a minute) does not
+ * end it first: the run's end (a signal, its time) must (test/e2e/test_limits.c). Spinning,
+ * blocked in a read nobody answers, or asleep with the interrupt signals blocked. */
+enum stuck_how { STUCK_SPIN, STUCK_READ, STUCK_SLEEP };
+
+static void stuck(enum stuck_how how)
+{
+    static volatile unsigned long spin;
+    int p[2];
+    sigset_t block;
+    switch (how) {
+    case STUCK_SPIN:
+        for (;;)
+            spin++;
+    case STUCK_READ:
+        if (pipe(p) != 0)
+            break;
+        for (char c;;) /* the write end stays open: no end of file, ever */
+            (void)!read(p[0], &c, 1);
+    case STUCK_SLEEP:
+        sigemptyset(&block);
+        sigaddset(&block, SIGINT);
+        sigaddset(&block, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &block, NULL);
+        for (;;) {
+            struct timespec t = {1, 0};
+            nanosleep(&t, NULL);
+        }
+    }
+}
+
+#define STUCK(name, how)                                                                   \
+    static uint64_t stuck_##name##_run(const uint8_t *d, size_t n)                         \
+    {                                                                                      \
+        stuck(how);                                                                        \
+        return shape(d, n);                                                                \
+    }                                                                                      \
+    FG_TARGET(planted_stuck_##name, .flags = FG_NO_CORPUS, .run = stuck_##name##_run,      \
+              .time_ms = 60000, .what = "stuck on every input: " #name)
+STUCK(spin, STUCK_SPIN)
+STUCK(read, STUCK_READ)
+STUCK(sleep, STUCK_SLEEP)
+
 /* The mistake the saturation watch exists for: a signature folding a running total, so
  * every case looks new and the corpus keeps everything. */
 static uint64_t saturate_run(const uint8_t *d, size_t n)

@@ -6,11 +6,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 char *fgt_slurp(const char *path, size_t *n)
@@ -136,9 +138,58 @@ size_t fgt_count_entries(const char *dir, const char *part)
 /* What a child of fork_capture does once its output is redirected: never returns. */
 typedef void child_fn(void *ctx);
 
-/* Forks; the child sends stdout and stderr to files and calls body; the parent waits and
- * fills r with how it ended and what it wrote. 0 or -1. */
-static int fork_capture(child_fn *body, void *ctx, fgt_run *r)
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Waits for pid as fork_capture's caller asked (t: fgt_spawn_timed's schedule, or NULL
+ * for as long as it takes); its wait status. */
+static int wait_for(pid_t pid, const fgt_timing *t, double *ended_ms)
+{
+    int st = 0;
+    if (!t) {
+        while (waitpid(pid, &st, 0) < 0)
+            ;
+        return st;
+    }
+    double start = now_ms();
+    if (t->sig) {
+        while (now_ms() - start < t->delay_ms && waitpid(pid, &st, WNOHANG) != pid) {
+            struct timespec tick = {0, 5 * 1000 * 1000};
+            nanosleep(&tick, NULL);
+        }
+        if (now_ms() - start < t->delay_ms) { /* it ended before the signal */
+            *ended_ms = -1;
+            return st;
+        }
+        start = now_ms();
+        kill(pid, t->sig);
+    }
+    for (;;) {
+        if (waitpid(pid, &st, WNOHANG) == pid) {
+            *ended_ms = now_ms() - start;
+            return st;
+        }
+        if (now_ms() - start > t->wait_ms) {
+            kill(-pid, SIGKILL); /* its group: the executors too */
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &st, 0) < 0)
+                ;
+            *ended_ms = -1;
+            return st;
+        }
+        struct timespec tick = {0, 2 * 1000 * 1000};
+        nanosleep(&tick, NULL);
+    }
+}
+
+/* Forks; the child sends stdout and stderr to files and calls body; the parent waits (as
+ * wait_for says) and fills r with how it ended and what it wrote. 0 or -1. */
+static int fork_capture(child_fn *body, void *ctx, fgt_run *r, const fgt_timing *t,
+                        double *ended_ms)
 {
     memset(r, 0, sizeof *r);
     char dir[256], outp[300], errp[300];
@@ -153,6 +204,8 @@ static int fork_capture(child_fn *body, void *ctx, fgt_run *r)
         return -1;
     }
     if (pid == 0) {
+        if (t)
+            setpgid(0, 0); /* so a run that does not end is killed whole */
         int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (o < 0 || e < 0)
@@ -162,9 +215,9 @@ static int fork_capture(child_fn *body, void *ctx, fgt_run *r)
         body(ctx);
         _exit(127);
     }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0)
-        ;
+    if (t)
+        setpgid(pid, pid); /* both sides set it, so neither races the other */
+    int st = wait_for(pid, t, ended_ms);
     r->exited = WIFEXITED(st);
     r->code = r->exited ? WEXITSTATUS(st) : -1;
     r->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
@@ -194,7 +247,14 @@ static void exec_body(void *ctx)
 int fgt_spawn(char *const argv[], char *const env[], fgt_run *r)
 {
     exec_args a = {argv, env};
-    return fork_capture(exec_body, &a, r);
+    return fork_capture(exec_body, &a, r, NULL, NULL);
+}
+
+int fgt_spawn_timed(char *const argv[], char *const env[], const fgt_timing *t, fgt_run *r,
+                    double *ended_ms)
+{
+    exec_args a = {argv, env};
+    return fork_capture(exec_body, &a, r, t, ended_ms);
 }
 
 typedef struct call_args {
@@ -213,7 +273,7 @@ static void call_body(void *ctx)
 int fgt_call_in_child(int (*fn)(void *ctx), void *ctx, fgt_run *r)
 {
     call_args a = {fn, ctx};
-    return fork_capture(call_body, &a, r);
+    return fork_capture(call_body, &a, r, NULL, NULL);
 }
 
 int fgt_planted_gate(const char *root, const char *findings, const char *targets,

@@ -15,6 +15,19 @@ typedef struct fgt_run {
 /* Runs argv (argv[0] a path) with extra environment assignments env ("NAME=VALUE",
  * NULL-terminated, may be NULL) and captures its output. Returns 0 or -1. */
 int fgt_spawn(char *const argv[], char *const env[], fgt_run *r);
+/* When fgt_spawn_timed signals a run and how long it waits for it. */
+typedef struct fgt_timing {
+    int sig;           /* sent delay_ms after the start (0: none) */
+    unsigned delay_ms;
+    unsigned wait_ms;  /* after the signal (or the start): then its process group is
+                        * killed with SIGKILL */
+} fgt_timing;
+
+/* fgt_spawn in a process group of its own, on t's schedule. *ended_ms: how long after the
+ * signal (without one, after the start) it ended; -1 when it ended before the signal or
+ * had to be killed. Returns 0 or -1. */
+int fgt_spawn_timed(char *const argv[], char *const env[], const fgt_timing *t, fgt_run *r,
+                    double *ended_ms);
 /* Calls fn(ctx) in a forked child and captures its output as fgt_spawn does; the child
  * exits with what fn returns (0..255). An abort (an assertion, a sanitizer's report) or a
  * crash there fails the one test that checks r, not the runner. Returns 0 or -1. */
