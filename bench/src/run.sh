@@ -44,7 +44,9 @@
 # fuzzgate's (--seed, --seconds, --max-len=4096 as the others' default, --timeout-ms at
 # libFuzzer's 1200 s default, --corpus-out: kept inputs written as they are found).
 # While a run goes on, its corpus directory is copied at 10 and 30 s and every 60 s after
-# (each checkpoint before its end); the final corpus is the directory when it ends.
+# (each checkpoint before its end), and the harness's calls so far are read (count.c
+# writes them to BENCH_COUNT_FILE every 1024th call); the final corpus is the directory
+# when it ends.
 #
 # Measured per run: cases/s = executed units (libFuzzer's and the driver's
 # stat::number_of_executed_units; native: generated cases + seeds) / the process's wall
@@ -64,9 +66,12 @@
 # leaves no figures.
 #
 # Output: the table (medians per harness and engine; fuzzgate ÷ libFuzzer for cases/s,
-# edges and RSS; edges at each checkpoint) on stdout and in $B/bench-src/results.txt,
-# per-run rows in runs.txt, coverage points in cov.txt, and $B/bench-src/<name>-edges.svg
-# (bench/src/plot.awk): edges over time, every engine, medians over the rounds.
+# edges and RSS; edges at each checkpoint; cases/s between checkpoints, and for runs of
+# 3 minutes or more the last minute's rate over the second minute's: whether a run slows
+# as its corpus grows) on stdout and in $B/bench-src/results.txt, per-run rows in
+# runs.txt, coverage points in cov.txt, calls over time in calls.txt, and
+# $B/bench-src/<name>-edges.svg (bench/src/plot.awk): edges over time, every engine,
+# medians over the rounds.
 #
 # Environment: CC (what built $B; default cc), GCC (default gcc, or $CC when it is not
 # clang), CLANG (default clang), B (default build), OPT (default -O2), BENCH_SRC_SECONDS
@@ -334,8 +339,10 @@ for h in $HARNESSES; do build_harness "$h"; done
 # ---- runs ---------------------------------------------------------------------------------
 RUNS=$D/runs.txt  # harness engine round rate units wall cpu rss_kb corpus cut findings inside_ns
 COVS=$D/cov.txt   # harness engine round seconds edges
+CALLS=$D/calls.txt # harness engine round seconds calls-so-far (count.c's BENCH_COUNT_FILE)
 : >"$RUNS"
 : >"$COVS"
+: >"$CALLS"
 rm -rf "$D/findings"
 CHECKS=$(awk -v s="$SECS" 'BEGIN { if (10 < s) print 10; if (30 < s) print 30
     for (t = 60; t < s; t += 60) print t }')
@@ -393,13 +400,17 @@ run_one() {
         ;;
     esac
     t0=$(now)
-    /usr/bin/time -f '%e %U %S %M' -o "$LOG.time" "$@" >"$LOG" 2>&1 &
+    BENCH_COUNT_FILE=$w/count /usr/bin/time -f '%e %U %S %M' -o "$LOG.time" "$@" \
+        >"$LOG" 2>&1 &
     pid=$!
     for c in $CHECKS; do
         wait_until "$t0" "$c" "$pid"
         kill -0 "$pid" 2>/dev/null || break
         mkdir -p "$w/snap/$c"
         cp -R "$corpus/." "$w/snap/$c/" 2>/dev/null || true
+        # the calls so far (count.c writes them every 1024th call): the rate over time
+        echo "$h $e $r $c $(sed 's/^0*\([0-9]\)/\1/' "$w/count" 2>/dev/null || echo -)" \
+            >>"$CALLS"
     done
     rc=0
     wait "$pid" || rc=$?
@@ -444,6 +455,8 @@ EOF
         if (n != "-" && t > 0) printf "%.0f\n", n / t; else print "-" }')
     inside=$(sed -n 's/^bench-real-count: calls [0-9]* bytes [0-9]* inside_ns \([0-9]*\)$/\1/p' \
         "$LOG" | tail -n 1)
+    calls=$(sed -n 's/^bench-real-count: calls \([0-9]*\) .*/\1/p' "$LOG" | tail -n 1)
+    [ "$cut" = 1 ] || echo "$h $e $r $wall ${calls:--}" >>"$CALLS"
     nfiles=$(find "$corpus" -type f | wc -l)
     fin=$(edges "$h" "$corpus")
     for c in $CHECKS; do
@@ -560,6 +573,57 @@ RES=$D/results.txt
                 print line
             }
     }' "$RUNS" "$COVS"
+    echo
+    echo "cases/s over time (medians of the rounds; the harness's calls between two points,"
+    echo "from count.c, over the seconds between them; the last point is the run's end)"
+    awk -v engines="$ENGINES" -v harnesses="$RUN_HARNESSES" -v checks="$CHECKS" -v secs="$SECS" '
+    function median(list,    n, v, i, j, t) {
+        n = split(list, v, " ")
+        for (i = 1; i <= n; i++)
+            for (j = i + 1; j <= n; j++)
+                if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+        if (n == 0) return ""
+        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    $5 != "-" { n[$1, $2, $3]++; t[$1, $2, $3, n[$1, $2, $3]] = $4; c[$1, $2, $3, n[$1, $2, $3]] = $5
+                rounds[$1, $2] = rounds[$1, $2] " " $3 }
+    END {
+        ne = split(engines, E, " "); nh = split(harnesses, H, " "); nc = split(checks, C, " ")
+        line = sprintf("%-9s %-7s", "harness", "engine")
+        for (i = 1; i <= nc + 1; i++) line = line sprintf(" %7s", (i <= nc ? C[i] : "end") " s")
+        if (secs >= 180) line = line "   last min / 2nd min"
+        print line
+        for (h = 1; h <= nh; h++)
+            for (e = 1; e <= ne; e++) {
+                k = H[h] SUBSEP E[e]
+                delete at; delete decay
+                nr = split(rounds[k], R, " ")
+                for (q = 1; q <= nr; q++) {
+                    r = R[q]; if (seen[k, r]++) continue
+                    m = n[H[h], E[e], r]; pt = 0; pc = 0
+                    for (i = 1; i <= m; i++) {
+                        tt = t[H[h], E[e], r, i]; cc = c[H[h], E[e], r, i]
+                        if (tt > pt) at[i] = at[i] " " (cc - pc) / (tt - pt)
+                        if (tt + 0 == 120) m2 = (cc - c60) / 60
+                        if (tt + 0 == 60) c60 = cc
+                        if (tt + 0 == secs - 60) clast = cc
+                        if (i == m && tt > secs - 60 && clast != "")
+                            decay[r] = m2 > 0 ? (cc - clast) / (tt - (secs - 60)) / m2 : ""
+                        pt = tt; pc = cc
+                    }
+                    c60 = ""; clast = ""; m2 = ""
+                }
+                line = sprintf("%-9s %-7s", H[h], E[e])
+                for (i = 1; i <= nc + 1; i++) {
+                    v = median(at[i]); line = line sprintf(" %7s", v == "" ? "-" : sprintf("%.0f", v))
+                }
+                if (secs >= 180) {
+                    dl = ""; for (r in decay) if (decay[r] != "") dl = dl " " decay[r]
+                    v = median(dl); line = line sprintf("   %s", v == "" ? "-" : sprintf("%.2f", v))
+                }
+                print line
+            }
+    }' "$CALLS"
     echo "(lf = libFuzzer; drvc = fuzzgate's libFuzzer driver over the same clang objects;"
     echo " drvg = the driver over gcc objects with the module's flags; native = a fuzzgate"
     echo " target with fuzzgate's main, supervised, over the clang objects. Per-run rows in"
