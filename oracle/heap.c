@@ -96,12 +96,12 @@ void fgi_heap_drain_now(void)
     while (p) { /* each headed, its tag word the link (defer_free) */
         void *next = fgi_heap_link_of(p);
         size_t usable = fgi_heap_headed_usable(p);
-        int mine = fgi_heap_queued(p) ? fgi_heap_unqueue(p) /* released meanwhile */
-                                      : (fgi_heap_own_forget(p), 1);
+        /* Never in the quarantine: a deferred block is unheaded, so a release passes it
+         * over, and a queued one is taken out, not deferred (both under the lock). */
+        fgi_heap_own_forget(p);
         /* after: never counted twice as gone */
         atomic_fetch_sub_explicit(&fgi_heap.deferred, usable, memory_order_relaxed);
-        if (mine)
-            FGI_REAL(free)(fgi_heap_block_of(p));
+        FGI_REAL(free)(fgi_heap_block_of(p));
         p = next;
     }
 }
@@ -175,7 +175,12 @@ void fgi_heap_live_runs(unsigned first, uint8_t *live, unsigned n)
 
 void fgi_heap_release(void)
 {
-    fgi_heap_stop(fgi_heap.hold ? FGI_HEAP_HELD : FGI_HEAP_OFF);
+    /* HELD, not OFF, while the walk below runs, even when not holding: another thread's
+     * free of one of this run's blocks must then decide under the lock the walk holds
+     * (heap_malloc.c, other_free_headed), and not reach the allocator while the walk can
+     * still read the block and queue it — which the quarantine's eviction would then free
+     * a second time. OFF is stored only once the walk is done. */
+    fgi_heap_stop(FGI_HEAP_HELD);
     /* Only the owner's blocks of this run: a thread the case started may still own its
      * own, and what earlier runs of a held registry left belongs to the target. They go to
      * the quarantine, not back to the allocator (heap_quarantine.c says why). */
@@ -200,6 +205,7 @@ void fgi_heap_release(void)
         fgi_heap_table_drop_run(&fgi_heap.other, fgi_heap.gen);
         fgi_heap_unlock();
     } else {
+        fgi_heap_stop(FGI_HEAP_OFF); /* a free that now reads OFF sees the walk's queueing */
         fgi_heap_own_empty();
         fgi_heap_lock();
         fgi_heap_table_empty(&fgi_heap.other);
