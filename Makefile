@@ -30,7 +30,8 @@
 #
 # Switches (a change of any of them rebuilds everything, through build/flags.stamp):
 #   CC=gcc|clang         the compiler
-#   SANITIZE=address,undefined   build everything with those sanitizers
+#   SANITIZE=address,undefined   build everything with those sanitizers (SANITIZE=thread too:
+#                        docs/design.md, "Sanitizers", says what TSan sees of the heap oracle)
 #   OPT=-O2              optimisation flags
 #   INSTRUMENT=1         build the targets (targets/, test/planted/planted*.c) with compiler coverage:
 #                        gcc -fsanitize-coverage=trace-pc, clang inline-8bit-counters,pc-table,
@@ -151,6 +152,14 @@ $(B)/%.o: %.c $(B)/flags.stamp
 HEAP_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard oracle/heap*.c)) $(B)/engine/base/real_alloc.o
 ifneq ($(findstring address,$(SANITIZE)),)
 $(HEAP_OBJ): CFLAGS_ALL += -fno-sanitize=address -DFGI_ASAN=1
+endif
+# Under ThreadSanitizer the interposed family and the other threads' table run before TSan
+# has started the process or the calling thread (its runtime allocates then), so they are
+# compiled without it and forward to TSan's allocator; the registry's engine side
+# (heap.c, heap_quarantine.c) keeps TSan, which judges it (oracle/heap_block.h says how).
+TSAN_HEAP_OBJ := $(B)/oracle/heap_malloc.o $(B)/oracle/heap_table.o $(B)/engine/base/real_alloc.o
+ifneq ($(findstring thread,$(SANITIZE)),)
+$(TSAN_HEAP_OBJ): CFLAGS_ALL += -fno-sanitize=thread -DFGI_TSAN=1
 endif
 
 # The memcmp-family forwarders must not be compiled back into calls to themselves.

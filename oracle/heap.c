@@ -70,7 +70,7 @@ int fgi_heap_own_grow(void)
 
 /* ---- refusal: either side ---------------------------------------------------------- */
 
-void fgi_heap_refuse(size_t size, uintptr_t site)
+FGI_HEAP_ENTRY void fgi_heap_refuse(size_t size, uintptr_t site)
 {
     size_t live = fgi_heap_run_live(), allowance = fgi_heap.allowance;
     fgi_heap_lock();
@@ -93,6 +93,8 @@ void fgi_heap_refuse(size_t size, uintptr_t site)
 void fgi_heap_drain_now(void)
 {
     void *p = atomic_exchange_explicit(&fgi_heap.remote, NULL, memory_order_acquire);
+    if (p)
+        FGI_HEAP_TSAN_ACQUIRE(&fgi_heap.lock); /* the pushers' release (heap_malloc.c) */
     while (p) { /* each headed, its tag word the link (defer_free) */
         void *next = fgi_heap_link_of(p);
         size_t usable = fgi_heap_headed_usable(p);

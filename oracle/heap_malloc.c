@@ -234,7 +234,9 @@ INTERPOSED void *malloc(size_t size)
 __attribute__((noinline)) static void other_free_headed(void *p)
 {
     fgi_heap_lock();
+    FGI_HEAP_TSAN_ACQUIRE(&fgi_heap.lock);
     int queued = fgi_heap_queued(p);
+    FGI_HEAP_TSAN_RELEASE(&fgi_heap.lock); /* before the push: the owner's drain acquires */
     if (!queued && FGI_HEAP_COUNT(&fgi_heap.own)) {
         defer_free(p);
         fgi_heap_unlock();
@@ -508,8 +510,15 @@ int fgi_heap_interposed(void)
     return r.live_blocks > 0;
 }
 
+#ifdef FGI_TSAN
+atomic_int fgi_heap_tsan_armed;
+#endif
+
 void fgi_heap_arm(size_t allowance)
 {
+#ifdef FGI_TSAN
+    atomic_store_explicit(&fgi_heap_tsan_armed, 1, memory_order_relaxed);
+#endif
     /* The calling thread becomes the owner. Frees another thread deferred after an
      * earlier disarm are taken first, as the old owner's (same thread in practice). */
     fgi_real_find_usable(); /* now, while no call of the family is under way */
