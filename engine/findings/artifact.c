@@ -57,6 +57,16 @@ int fgi_artifact_path(const fgi_finding_rec *f, char *out, size_t cap)
     return 0;
 }
 
+int fgi_artifact_stored_as(const char *file, char *path, size_t cap)
+{
+    if (cap) {
+        path[0] = '\0';
+        if (file && strlen(file) < cap)
+            memcpy(path, file, strlen(file) + 1);
+    }
+    return file ? 0 : -1;
+}
+
 static int fill_bytes(int fd, void *ctx)
 {
     const fgi_finding_rec *f = ctx;
@@ -88,6 +98,17 @@ int fgi_artifact_store(const fgi_finding_rec *f, char *path, size_t cap)
     int saved_errno = errno;
 
     fgi_sink k = {.fd = fgi_errout_fd()};
+    if (ok && f->again) { /* the class was reported: one line, for the file's new name */
+        fgi_sink_put(&k, "artifact_prefix='");
+        fgi_sink_put(&k, f->at->artifact_prefix ? f->at->artifact_prefix : "");
+        fgi_sink_put(&k, "'; Test unit written to ");
+        fgi_sink_put(&k, file);
+        fgi_sink_put(&k, " (a smaller input of ");
+        fgi_sink_put(&k, f->class_id);
+        fgi_sink_put(&k, ", in place of the last)\n");
+        fgi_sink_flush(&k);
+        return fgi_artifact_stored_as(file, path, cap);
+    }
     fgi_sink_put(&k, "==");
     fgi_sink_u64(&k, (uint64_t)getpid());
     fgi_sink_put(&k, "== ERROR: fuzzgate: ");
@@ -113,11 +134,5 @@ int fgi_artifact_store(const fgi_finding_rec *f, char *path, size_t cap)
     fgi_sink_hexbytes(&k, f->data, f->size);
     fgi_sink_put(&k, "\n");
     fgi_sink_flush(&k);
-
-    if (cap) {
-        path[0] = '\0';
-        if (ok && strlen(file) < cap)
-            memcpy(path, file, strlen(file) + 1);
-    }
-    return ok ? 0 : -1;
+    return fgi_artifact_stored_as(ok ? file : NULL, path, cap);
 }

@@ -24,4 +24,9 @@ FGI_HIDDEN int fgi_artifact_path(const fgi_finding_rec *f, char *out, size_t cap
  * to path (capacity cap), "" on failure. 0 or -1. Signal-safe. */
 FGI_HIDDEN int fgi_artifact_store(const fgi_finding_rec *f, char *path, size_t cap);
 
+/* The end of a store, either back end's: the name of the file written (NULL: none) into
+ * path (capacity cap; "" for none or when it does not fit). 0, or -1 when nothing was
+ * written. Signal-safe. */
+FGI_HIDDEN int fgi_artifact_stored_as(const char *file, char *path, size_t cap);
+
 #endif
