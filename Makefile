@@ -268,8 +268,9 @@ $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 		$(LDLIBS_ALL)
 
 # The same tests linked as a position-dependent program: its heap (brk) lies below 4 GiB,
-# where address comparisons must still be told from values; `make check` runs its
-# comparison tests (cmp_).
+# where address comparisons must still be told from values, and its code where its file
+# says (a symbolizer is asked the address itself, not an offset); `make check` runs its
+# comparison and symbolizer tests (cmp_, symbolize_).
 $(B)/test-unit-nopie: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -no-pie -o $@ $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a \
 		$(BROTLI_LIBS) $(LDLIBS_ALL)
@@ -298,6 +299,7 @@ UNIT_ENV = FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMEN
 	FGT_EDGE_BUDGET="$(EDGE_BUDGET)"
 SCRIPT_ENV = CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)"
 LANE_UNIT = $(UNIT_ENV) $(B)/test-unit && $(UNIT_ENV) $(B)/test-unit-nopie cmp_ && \
+	$(UNIT_ENV) $(B)/test-unit-nopie symbolize_ && \
 	B="$(B)" sh test/scripts/include_cycles.sh
 LANE_SCRIPTS = $(SCRIPT_ENV) sh test/scripts/install.sh && \
 	$(SCRIPT_ENV) sh test/scripts/cmake.sh && B="$(B)" sh test/scripts/libfuzzer.sh && \

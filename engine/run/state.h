@@ -46,6 +46,7 @@
 #include "engine/supervise/supervisor.h"
 #include "oracle/harness.h"
 #include "oracle/fdwatch.h"
+#include "oracle/symbolize.h"
 #include "oracle/watchdog.h"
 
 #include <signal.h>
@@ -153,6 +154,7 @@ typedef struct run {
                                   * full one; read by executors forked after it is set) */
         unsigned ended_ms;       /* the slowest case seen to end, from the slots */
         unsigned long rehits;    /* cases abandoned past the re-hit deadline */
+        fgi_symcache syms;       /* crash frames named for people, once a frame set */
     } sv;
 } run;
 

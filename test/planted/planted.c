@@ -67,6 +67,24 @@ static uint64_t abort_run(const uint8_t *d, size_t n)
 }
 FG_TARGET(planted_abort, .flags = FG_NO_CORPUS, .run = abort_run, .what = "an abort()")
 
+/* An abort in a named function, one call below the body: a crash report names both
+ * frames by function and file:line (test-planted is built with -g). Not inlined, and the
+ * body uses what it returns, so each keeps a frame of its own. */
+__attribute__((noinline)) int planted_abort_here(const uint8_t *d, size_t n);
+__attribute__((noinline)) int planted_abort_here(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n))
+        abort();
+    return n > 2;
+}
+
+static uint64_t abort_named_run(const uint8_t *d, size_t n)
+{
+    return shape(d, n) ^ (uint64_t)planted_abort_here(d, n);
+}
+FG_TARGET(planted_abort_named, .flags = FG_NO_CORPUS, .run = abort_named_run,
+          .what = "an abort() in a named function")
+
 /* Unbounded recursion: each frame keeps a buffer the optimiser cannot drop. */
 static unsigned recurse(volatile unsigned depth)
 {
