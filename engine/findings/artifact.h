@@ -6,8 +6,8 @@
 #include "engine/findings/finding.h"
 
 /* libFuzzer's file-name kind for one of fuzzgate's finding kinds: "leak" for retention,
- * "timeout" for timeout, "oom" for amplification, "crash" for every other kind (check,
- * crash, write, exit). Never NULL. Signal-safe. */
+ * "timeout" for timeout, "oom" for amplification and oom, "crash" for every other kind
+ * (check, crash, write, exit). Never NULL. Signal-safe. */
 FGI_HIDDEN const char *fgi_artifact_kind(const char *kind);
 
 /* 1 when f asks for libFuzzer-style storage (a non-empty prefix or exact path). */

@@ -143,6 +143,7 @@ typedef struct run {
         uint8_t *scratch;
         fgi_wire_link *link;     /* an executor's channels to its supervisor (wire.h) */
         fgi_slot *slot;          /* an executor's shared slot */
+        int over_limit;          /* past its memory limit (oracle/rss.h): no more cases */
     } ex;
     struct run_supervisor { /* supervised.c */
         fgi_sup *sup;

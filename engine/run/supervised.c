@@ -74,7 +74,9 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
          * have grown over several cases). */
         kind = "oom";
         snprintf(what, sizeof what,
-                 "the executor's resident memory passed the limit of %llu MiB (rss_limit_mb)",
+                 "out-of-memory (limit: %lluMb): the executor's resident memory passed the "
+                 "limit of %llu MiB (rss_limit_mb), and the supervisor killed it",
+                 (unsigned long long)r->s->opt.rss_limit_mb,
                  (unsigned long long)r->s->opt.rss_limit_mb);
     } else if (killed_for) {
         kind = "timeout";

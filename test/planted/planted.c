@@ -585,6 +585,21 @@ static uint64_t rss_run(const uint8_t *d, size_t n)
 FG_TARGET(planted_rss, .flags = FG_NO_CORPUS,
           .run = rss_run, .what = "256 MiB resident through mmap")
 
+/* A leak of 1 MiB a case, every page touched (resident), on every input: the memory limit
+ * must end the process running the cases (an `oom` finding) before it is far past. */
+static char *volatile planted_leaked; /* the last one: the bytes escape, so stay written */
+
+static uint64_t leak_mib_run(const uint8_t *d, size_t n)
+{
+    char *p = malloc((size_t)1 << 20);
+    if (p)
+        memset(p, 1, (size_t)1 << 20);
+    planted_leaked = p;
+    return shape(d, n);
+}
+FG_TARGET(planted_leak_mib, .flags = FG_NO_CORPUS, .run = leak_mib_run,
+          .what = "1 MiB leaked, and resident, every case")
+
 /* Resident memory the supervisor holds before it forks (the seed callback runs there), so
  * every executor passes the RSS limit before it runs a case: a run error (the limit is
  * below what the process holds), not a finding on an input. */

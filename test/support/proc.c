@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -163,8 +164,11 @@ static int fork_capture(child_fn *body, void *ctx, fgt_run *r)
         _exit(127);
     }
     int st = 0;
-    while (waitpid(pid, &st, 0) < 0)
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    while (wait4(pid, &st, 0, &ru) < 0)
         ;
+    r->peak_kib = ru.ru_maxrss;
     r->exited = WIFEXITED(st);
     r->code = r->exited ? WEXITSTATUS(st) : -1;
     r->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
