@@ -82,12 +82,14 @@ static int runtime_frame(const Dl_info *di)
     const char *m = di->dli_fname ? fgi_frames_base_name(di->dli_fname) : "";
     if (prefixed(m, "libc.so") || prefixed(m, "libc-") || prefixed(m, "ld-linux") ||
         prefixed(m, "libpthread") || prefixed(m, "libasan") || prefixed(m, "libubsan") ||
-        prefixed(m, "liblsan") || prefixed(m, "libgcc_s") || prefixed(m, "libclang_rt"))
+        prefixed(m, "liblsan") || prefixed(m, "libtsan") || prefixed(m, "libgcc_s") ||
+        prefixed(m, "libclang_rt"))
         return 1;
     const char *s = di->dli_sname;
-    return prefixed(s, "__asan") || prefixed(s, "__ubsan") || prefixed(s, "__sanitizer") ||
-           prefixed(s, "__interceptor") || prefixed(s, "_ZN11__sanitizer") ||
-           prefixed(s, "_ZN6__asan") || prefixed(s, "_ZN7__ubsan");
+    return prefixed(s, "__asan") || prefixed(s, "__ubsan") || prefixed(s, "__tsan") ||
+           prefixed(s, "__sanitizer") || prefixed(s, "__interceptor") ||
+           prefixed(s, "_ZN11__sanitizer") || prefixed(s, "_ZN6__asan") ||
+           prefixed(s, "_ZN7__ubsan") || prefixed(s, "_ZN6__tsan");
 }
 
 unsigned fgi_frames_pick(const uint64_t *pcs, unsigned n, int from_sanitizer,
