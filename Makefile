@@ -30,7 +30,8 @@
 #
 # Switches (a change of any of them rebuilds everything, through build/flags.stamp):
 #   CC=gcc|clang         the compiler
-#   SANITIZE=address,undefined   build everything with those sanitizers
+#   SANITIZE=address,undefined   build everything with those sanitizers (SANITIZE=thread too:
+#                        docs/design.md, "Sanitizers", says what TSan sees of the heap oracle)
 #   OPT=-O2              optimisation flags
 #   INSTRUMENT=1         build the targets (targets/, test/planted/planted*.c) with compiler coverage:
 #                        gcc -fsanitize-coverage=trace-pc, clang inline-8bit-counters,pc-table,
@@ -152,6 +153,14 @@ HEAP_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard oracle/heap*.c)) $(B)/engine/base
 ifneq ($(findstring address,$(SANITIZE)),)
 $(HEAP_OBJ): CFLAGS_ALL += -fno-sanitize=address -DFGI_ASAN=1
 endif
+# Under ThreadSanitizer the interposed family and the other threads' table run before TSan
+# has started the process or the calling thread (its runtime allocates then), so they are
+# compiled without it and forward to TSan's allocator; the registry's engine side
+# (heap.c, heap_quarantine.c) keeps TSan, which judges it (oracle/heap_block.h says how).
+TSAN_HEAP_OBJ := $(B)/oracle/heap_malloc.o $(B)/oracle/heap_table.o $(B)/engine/base/real_alloc.o
+ifneq ($(findstring thread,$(SANITIZE)),)
+$(TSAN_HEAP_OBJ): CFLAGS_ALL += -fno-sanitize=thread -DFGI_TSAN=1
+endif
 
 # The memcmp-family forwarders must not be compiled back into calls to themselves.
 $(B)/engine/feedback/strhook.o: CFLAGS_ALL += -fno-builtin
@@ -259,8 +268,9 @@ $(B)/test-unit: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 		$(LDLIBS_ALL)
 
 # The same tests linked as a position-dependent program: its heap (brk) lies below 4 GiB,
-# where address comparisons must still be told from values; `make check` runs its
-# comparison tests (cmp_).
+# where address comparisons must still be told from values, and its code where its file
+# says (a symbolizer is asked the address itself, not an offset); `make check` runs its
+# comparison and symbolizer tests (cmp_, symbolize_).
 $(B)/test-unit-nopie: $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a
 	$(CC) $(LDFLAGS_ALL) -no-pie -o $@ $(TEST_OBJ) $(TARGET_OBJ) $(B)/libfuzzgate.a \
 		$(BROTLI_LIBS) $(LDLIBS_ALL)
@@ -289,6 +299,7 @@ UNIT_ENV = FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMEN
 	FGT_EDGE_BUDGET="$(EDGE_BUDGET)"
 SCRIPT_ENV = CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)"
 LANE_UNIT = $(UNIT_ENV) $(B)/test-unit && $(UNIT_ENV) $(B)/test-unit-nopie cmp_ && \
+	$(UNIT_ENV) $(B)/test-unit-nopie symbolize_ && \
 	B="$(B)" sh test/scripts/include_cycles.sh
 LANE_SCRIPTS = $(SCRIPT_ENV) sh test/scripts/install.sh && \
 	$(SCRIPT_ENV) sh test/scripts/cmake.sh && B="$(B)" sh test/scripts/libfuzzer.sh && \

@@ -24,6 +24,24 @@
 #endif
 #endif
 
+/* FGI_TSAN: this object is part of a ThreadSanitizer build (SANITIZE=thread). The Makefile
+ * defines it for the real allocator (engine/base/real_alloc.c), compiled without TSan. */
+#if !defined(FGI_TSAN) && defined(__SANITIZE_THREAD__)
+#define FGI_TSAN 1
+#elif !defined(FGI_TSAN) && defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FGI_TSAN 1
+#endif
+#endif
+
+/* FGI_SAN_RUNTIME: a sanitizer runtime intercepts the C library's malloc and memcmp
+ * families (ASan's and TSan's both do, by the same names): the real allocator is its
+ * __interceptor_ family, so it still owns every block, and it calls the comparison hooks
+ * itself. */
+#if defined(FGI_ASAN) || defined(FGI_TSAN)
+#define FGI_SAN_RUNTIME 1
+#endif
+
 /* Engine invariant: on in every build (make check included); a failure is an engine bug. */
 #define FG_ASSERT(c)                                                                       \
     ((c) ? (void)0 : fgi_assert_fail(__FILE__, __LINE__, #c))

@@ -69,7 +69,7 @@ static int prefixed(const char *s, const char *p)
     return s && strncmp(s, p, strlen(p)) == 0;
 }
 
-static const char *base_name(const char *path)
+const char *fgi_frames_base_name(const char *path)
 {
     const char *b = strrchr(path, '/');
     return b ? b + 1 : path;
@@ -79,25 +79,25 @@ static const char *base_name(const char *path)
  * bug it is: every abort() passes through raise. */
 static int runtime_frame(const Dl_info *di)
 {
-    const char *m = di->dli_fname ? base_name(di->dli_fname) : "";
+    const char *m = di->dli_fname ? fgi_frames_base_name(di->dli_fname) : "";
     if (prefixed(m, "libc.so") || prefixed(m, "libc-") || prefixed(m, "ld-linux") ||
         prefixed(m, "libpthread") || prefixed(m, "libasan") || prefixed(m, "libubsan") ||
-        prefixed(m, "liblsan") || prefixed(m, "libgcc_s") || prefixed(m, "libclang_rt"))
+        prefixed(m, "liblsan") || prefixed(m, "libtsan") || prefixed(m, "libgcc_s") ||
+        prefixed(m, "libclang_rt"))
         return 1;
     const char *s = di->dli_sname;
-    return prefixed(s, "__asan") || prefixed(s, "__ubsan") || prefixed(s, "__sanitizer") ||
-           prefixed(s, "__interceptor") || prefixed(s, "_ZN11__sanitizer") ||
-           prefixed(s, "_ZN6__asan") || prefixed(s, "_ZN7__ubsan");
+    return prefixed(s, "__asan") || prefixed(s, "__ubsan") || prefixed(s, "__tsan") ||
+           prefixed(s, "__sanitizer") || prefixed(s, "__interceptor") ||
+           prefixed(s, "_ZN11__sanitizer") || prefixed(s, "_ZN6__asan") ||
+           prefixed(s, "_ZN7__ubsan") || prefixed(s, "_ZN6__tsan");
 }
 
-void fgi_frames_describe(const uint64_t *pcs, unsigned n, int from_sanitizer, char *out,
-                         size_t cap)
+unsigned fgi_frames_pick(const uint64_t *pcs, unsigned n, int from_sanitizer,
+                         fgi_frame *out)
 {
     Dl_info self;
-    int have_self = dladdr((void *)&fgi_frames_describe, &self) != 0;
-    size_t used = 0;
-    out[0] = '\0';
-    unsigned i = 0, named = 0;
+    int have_self = dladdr((void *)&fgi_frames_pick, &self) != 0;
+    unsigned i = 0, picked = 0;
     if (from_sanitizer) {
         /* The engine's death callback, then the runtime's report path: skip to the first
          * runtime frame. */
@@ -110,33 +110,59 @@ void fgi_frames_describe(const uint64_t *pcs, unsigned n, int from_sanitizer, ch
         if (i == n)
             i = 0;
     }
-    for (; i < n && named < FGI_CLASS_FRAMES; i++) {
+    for (; i < n && picked < FGI_CLASS_FRAMES; i++) {
         Dl_info di;
+        fgi_frame *f = &out[picked];
+        memset(f, 0, sizeof *f);
         if (!dladdr((void *)(uintptr_t)pcs[i], &di) || !di.dli_fname) {
-            used += (size_t)snprintf(out + used, used < cap ? cap - used : 0, "%s?",
-                                     named ? " " : "");
-            named++;
+            picked++; /* no module holds it: named "?" */
             continue;
         }
         if (runtime_frame(&di))
             continue;
-        const char *mod = have_self && di.dli_fbase == self.dli_fbase ? "exe"
-                                                                       : base_name(di.dli_fname);
+        f->module = di.dli_fname;
+        f->base = (uint64_t)(uintptr_t)di.dli_fbase;
+        f->self = have_self && di.dli_fbase == self.dli_fbase;
         /* A return address points after its call: -1 names the call's own line. */
-        uint64_t off = pcs[i] - (uint64_t)(uintptr_t)di.dli_fbase - (i ? 1 : 0);
-        used += (size_t)snprintf(out + used, used < cap ? cap - used : 0, "%s%s+0x%llx",
-                                 named ? " " : "", mod, (unsigned long long)off);
-        named++;
+        f->pc = pcs[i] - (i ? 1 : 0);
+        f->symbol = di.dli_sname;
+        f->symbol_at = (uint64_t)(uintptr_t)di.dli_saddr;
+        picked++;
+    }
+    return picked;
+}
+
+void fgi_frames_describe(const uint64_t *pcs, unsigned n, int from_sanitizer, char *out,
+                         size_t cap)
+{
+    fgi_frame f[FGI_CLASS_FRAMES];
+    unsigned k = fgi_frames_pick(pcs, n, from_sanitizer, f);
+    size_t used = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; i < k; i++) {
+        char one[160];
+        fgi_frames_key(&f[i], one, sizeof one);
+        used += (size_t)snprintf(out + used, used < cap ? cap - used : 0, "%s%s",
+                                 i ? " " : "", one);
     }
     if (used >= cap)
         out[cap - 1] = '\0';
+}
+
+void fgi_frames_key(const fgi_frame *f, char *out, size_t cap)
+{
+    if (!f->module)
+        snprintf(out, cap, "?");
+    else
+        snprintf(out, cap, "%s+0x%llx", f->self ? "exe" : fgi_frames_base_name(f->module),
+                 (unsigned long long)(f->pc - f->base));
 }
 
 void fgi_frames_site_name(uintptr_t pc, char *out, size_t cap)
 {
     Dl_info info;
     if (pc && dladdr((void *)pc, &info) && info.dli_fname)
-        snprintf(out, cap, "%s+0x%zx", base_name(info.dli_fname),
+        snprintf(out, cap, "%s+0x%zx", fgi_frames_base_name(info.dli_fname),
                  (size_t)(pc - (uintptr_t)info.dli_fbase));
     else
         snprintf(out, cap, "?+0x0");

@@ -24,9 +24,31 @@ FGI_HIDDEN unsigned fgi_frames_capture(void *uctx, uint64_t boundary, uint64_t *
                                        unsigned max);
 /* The interrupted stack pointer of a signal's context (0 when unknown). Signal-safe. */
 FGI_HIDDEN uint64_t fgi_frames_sp(void *uctx);
-/* Writes the first FGI_CLASS_FRAMES frames outside the C library and sanitizer runtimes
- * as "mod+0xoff mod+0xoff ..." into out; "" when there are none. from_sanitizer: the
+/* A frame a crash is named by: its module (NULL when no module holds it) and where it
+ * is loaded, the address of the call (a return address less one, but for the innermost),
+ * and the nearest exported symbol dladdr knows (NULL when none: a static function of a
+ * program without -rdynamic). Strings borrowed from the loader. */
+typedef struct fgi_frame {
+    const char *module;
+    uint64_t base;
+    uint64_t pc;
+    int self;               /* the module holding the engine: named "exe" */
+    const char *symbol;
+    uint64_t symbol_at;
+} fgi_frame;
+
+/* The first FGI_CLASS_FRAMES frames of pcs[0..n) outside the C library and the sanitizer
+ * runtimes, into out (room for FGI_CLASS_FRAMES); returns how many. from_sanitizer: the
  * capture began inside a sanitizer's report path (its own frames come first). */
+FGI_HIDDEN unsigned fgi_frames_pick(const uint64_t *pcs, unsigned n, int from_sanitizer,
+                                    fgi_frame *out);
+/* A picked frame's name in a class key: "mod+0xoff", "exe+0xoff" for the engine's own
+ * module, "?" for none: the same under ASLR. */
+FGI_HIDDEN void fgi_frames_key(const fgi_frame *f, char *out, size_t cap);
+/* The last part of a path. */
+FGI_HIDDEN const char *fgi_frames_base_name(const char *path);
+/* Writes the picked frames' keys as "mod+0xoff mod+0xoff ..." into out; "" when there
+ * are none. */
 FGI_HIDDEN void fgi_frames_describe(const uint64_t *pcs, unsigned n, int from_sanitizer,
                                     char *out, size_t cap);
 /* Writes "module+0xoffset" for one code address (an allocation site, for the heap

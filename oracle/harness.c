@@ -177,6 +177,14 @@ static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
     }
     if (harness.ch)
         *harness.ch->active = 0;
+    /* Past the memory limit: a finding of this case, unless it has one of its own (then
+     * of the next, which is told at once). */
+    if (fgi_rss_after_case(&e->rss, heap->live_bytes) && res->status == FGI_CASE_OK) {
+        res->status = FGI_CASE_ENDED;
+        res->kind = "oom";
+        res->site[0] = '\0';
+        fgi_rss_detail(&e->rss, res->detail, sizeof res->detail);
+    }
 }
 
 /* The retention check's re-runs of the same input. */
@@ -199,6 +207,11 @@ void fgi_harness_window(fgi_harness *e, int on)
     if (on)
         fgi_heap_hold(1);
     e->window = on;
+}
+
+void fgi_harness_rss_limit(fgi_harness *e, uint64_t bytes)
+{
+    fgi_rss_init(&e->rss, bytes);
 }
 
 void fgi_harness_origin(fgi_harness *e, const fgi_case_id *id)

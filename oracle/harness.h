@@ -2,7 +2,8 @@
  *
  * This is the one place oracles are armed and disarmed: no crash (crash.c: fatal signals,
  * exit(), FG_CHECK/fg_fail; here: writes to the read-only input), no amplification and no
- * retention (heap.c), bounded time (timeout.c, and the watchdog the session starts). A
+ * retention (heap.c), bounded time (timeout.c, and the watchdog the session starts),
+ * bounded memory (rss.c, after each case). A
  * case ends in one of the statuses of case.h; a fatal signal does not return here at all
  * — the finding goes from the handler through the channel the run gave the crash oracle
  * (fgi_crash_channel: to the supervisor, or stored in-process), and the process dies with
@@ -13,6 +14,7 @@
 #define FG_HARNESS_H
 
 #include "engine/base/case.h"
+#include "oracle/rss.h"
 
 /* The per-target harness state. Owned by the session's run; one open at a time per
  * process (signals and fg_fail_at reach the running case through case.h). */
@@ -23,6 +25,7 @@ typedef struct fgi_harness {
     fgi_case_id id;    /* who the next case is (fgi_harness_origin) */
     unsigned time_ms;  /* the case's deadline (set by the session): the edge budget's base */
     int window;        /* fgi_harness_window: retention checks wait for the window's end */
+    fgi_rss rss;       /* the process's resident size against its limit (rss.h) */
 } fgi_harness;
 
 /* Arms the process for cases (crash.h, timeout.h). FG_ENOMEM or FG_EINVAL (another
@@ -32,6 +35,10 @@ FGI_HIDDEN fg_error fgi_harness_open(fgi_harness *h, const fg_target *t);
 FGI_HIDDEN void fgi_harness_close(fgi_harness *h);
 /* Makes room for an input of size bytes (call outside a case). */
 FGI_HIDDEN fg_error fgi_harness_reserve(fgi_harness *h, size_t size);
+/* The process's memory limit, in bytes (0, the default: none). From then on a case after
+ * which the process is past it ends as an `oom` finding (oracle/rss.h); every later case
+ * too, as the memory is not given back: the caller stops running cases here. */
+FGI_HIDDEN void fgi_harness_rss_limit(fgi_harness *h, uint64_t bytes);
 /* Says who the next case is (copied; id->origin is borrowed until the next call). */
 FGI_HIDDEN void fgi_harness_origin(fgi_harness *h, const fgi_case_id *id);
 /* Runs one case over a copy of data[0..size) (size <= cap) and fills res. data itself is

@@ -70,7 +70,7 @@ int fgi_heap_own_grow(void)
 
 /* ---- refusal: either side ---------------------------------------------------------- */
 
-void fgi_heap_refuse(size_t size, uintptr_t site)
+FGI_HEAP_ENTRY void fgi_heap_refuse(size_t size, uintptr_t site)
 {
     size_t live = fgi_heap_run_live(), allowance = fgi_heap.allowance;
     fgi_heap_lock();
@@ -93,15 +93,17 @@ void fgi_heap_refuse(size_t size, uintptr_t site)
 void fgi_heap_drain_now(void)
 {
     void *p = atomic_exchange_explicit(&fgi_heap.remote, NULL, memory_order_acquire);
+    if (p)
+        FGI_HEAP_TSAN_ACQUIRE(&fgi_heap.lock); /* the pushers' release (heap_malloc.c) */
     while (p) { /* each headed, its tag word the link (defer_free) */
         void *next = fgi_heap_link_of(p);
         size_t usable = fgi_heap_headed_usable(p);
-        int mine = fgi_heap_queued(p) ? fgi_heap_unqueue(p) /* released meanwhile */
-                                      : (fgi_heap_own_forget(p), 1);
+        /* Never in the quarantine: a deferred block is unheaded, so a release passes it
+         * over, and a queued one is taken out, not deferred (both under the lock). */
+        fgi_heap_own_forget(p);
         /* after: never counted twice as gone */
         atomic_fetch_sub_explicit(&fgi_heap.deferred, usable, memory_order_relaxed);
-        if (mine)
-            FGI_REAL(free)(fgi_heap_block_of(p));
+        FGI_REAL(free)(fgi_heap_block_of(p));
         p = next;
     }
 }
@@ -175,7 +177,12 @@ void fgi_heap_live_runs(unsigned first, uint8_t *live, unsigned n)
 
 void fgi_heap_release(void)
 {
-    fgi_heap_stop(fgi_heap.hold ? FGI_HEAP_HELD : FGI_HEAP_OFF);
+    /* HELD, not OFF, while the walk below runs, even when not holding: another thread's
+     * free of one of this run's blocks must then decide under the lock the walk holds
+     * (heap_malloc.c, other_free_headed), and not reach the allocator while the walk can
+     * still read the block and queue it — which the quarantine's eviction would then free
+     * a second time. OFF is stored only once the walk is done. */
+    fgi_heap_stop(FGI_HEAP_HELD);
     /* Only the owner's blocks of this run: a thread the case started may still own its
      * own, and what earlier runs of a held registry left belongs to the target. They go to
      * the quarantine, not back to the allocator (heap_quarantine.c says why). */
@@ -200,6 +207,7 @@ void fgi_heap_release(void)
         fgi_heap_table_drop_run(&fgi_heap.other, fgi_heap.gen);
         fgi_heap_unlock();
     } else {
+        fgi_heap_stop(FGI_HEAP_OFF); /* a free that now reads OFF sees the walk's queueing */
         fgi_heap_own_empty();
         fgi_heap_lock();
         fgi_heap_table_empty(&fgi_heap.other);

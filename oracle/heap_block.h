@@ -54,6 +54,32 @@ _Static_assert(sizeof(fgi_heap_hdr) == (size_t)1 << FGI_HEAP_HDR_SHIFT,
 /* The hot path's helpers are inlined whatever the optimiser's budget says. */
 #define FGI_HEAP_HOT static inline __attribute__((always_inline))
 
+/* Under ThreadSanitizer (SANITIZE=thread) the interposed family runs uninstrumented
+ * (the Makefile compiles heap_malloc.c and heap_table.c without TSan): the runtime
+ * allocates while it starts and while it starts each thread, before an instrumented
+ * function may run on it. The registry's engine side (heap.c, heap_quarantine.c) keeps
+ * its instrumentation, which TSan judges; a function of theirs that the family calls on
+ * any thread is FGI_HEAP_ENTRY (uninstrumented too). Where the family hands a block to
+ * the engine's side through the lock, it says so to TSan (FGI_HEAP_TSAN_ACQUIRE/RELEASE on
+ * the lock's address, as the instrumented side's lock is seen), on paths only a running
+ * thread takes (frees of headed blocks), never on the allocations a starting thread
+ * makes. Other builds: nothing. */
+#ifdef FGI_TSAN
+#ifdef __clang__
+#define FGI_HEAP_ENTRY __attribute__((disable_sanitizer_instrumentation))
+#else
+#define FGI_HEAP_ENTRY __attribute__((no_sanitize("thread")))
+#endif
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define FGI_HEAP_TSAN_ACQUIRE(a) __tsan_acquire((void *)(a))
+#define FGI_HEAP_TSAN_RELEASE(a) __tsan_release((void *)(a))
+#else
+#define FGI_HEAP_ENTRY
+#define FGI_HEAP_TSAN_ACQUIRE(a) ((void)0)
+#define FGI_HEAP_TSAN_RELEASE(a) ((void)0)
+#endif
+
 #ifdef FGI_ASAN
 void __asan_poison_memory_region(void const volatile *addr, size_t size);
 #define FGI_HEAP_POISON(b, n) __asan_poison_memory_region((b), (n))
@@ -66,12 +92,31 @@ FGI_HEAP_HOT fgi_heap_hdr *fgi_heap_hdr_of(const void *p)
     return (fgi_heap_hdr *)((uintptr_t)p - sizeof(fgi_heap_hdr));
 }
 
+#ifdef FGI_TSAN
+int __sanitizer_get_ownership(const volatile void *p);
+size_t __sanitizer_get_allocated_size(const volatile void *p);
+/* 1 once the registry was first armed (heap_malloc.c): before, no block is headed, and
+ * TSan may not even have mapped what the queries below read (it frees during its own
+ * start). */
+FGI_HIDDEN extern atomic_int fgi_heap_tsan_armed;
+/* TSan's allocator keeps no header before its blocks, and a block may begin its mapping:
+ * the bytes before p are read only when p lies inside one of its blocks and is not the
+ * block's start — where a headed block's p always lies, its header in the same block. */
+#define FGI_HEAP_MAY_BE_HEADED(p)                                                          \
+    (atomic_load_explicit(&fgi_heap_tsan_armed, memory_order_relaxed) &&                   \
+     __sanitizer_get_ownership(p) && !__sanitizer_get_allocated_size(p))
+#else
+#define FGI_HEAP_MAY_BE_HEADED(p) 1
+#endif
+
 /* 1 when p carries a header. Reads the 16 bytes before p, where an unheaded block has the
  * allocator's own header (glibc's two size words, ASan's chunk header); copied, not
  * loaded through a pointer: free of a misaligned address, a target's bug, must still
  * reach the allocator to be reported as the crash it is. */
 FGI_HEAP_HOT int fgi_heap_headed(const void *p)
 {
+    if (!FGI_HEAP_MAY_BE_HEADED(p))
+        return 0;
     fgi_heap_hdr h;
     memcpy(&h, (const char *)p - sizeof h, sizeof h);
     return h.tag == FGI_HEAP_TAG(p, h.shift) && h.shift < 64;
@@ -118,6 +163,9 @@ FGI_HEAP_HOT void fgi_heap_stamp(void *p, unsigned shift, uint32_t idx)
  * (errno set) when there is none. */
 FGI_HEAP_HOT void *fgi_heap_raw_alloc(size_t size, unsigned shift, int zero)
 {
+#ifdef FGI_TSAN
+    size += !size; /* p inside the block, not at the next one's start (MAY_BE_HEADED) */
+#endif
     size_t lead = (size_t)1 << shift;
     if (size > SIZE_MAX - lead)
         return errno = ENOMEM, NULL;

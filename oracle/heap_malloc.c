@@ -11,10 +11,17 @@
  *   - the owner frees (or moves) another thread's block: it is not headed, so the owner
  *     finds it in `other`, under the lock, when `other` holds anything;
  *   - another thread frees (or moves) a headed block while `own` holds anything: it cannot
- *     touch `own`, so the free is deferred — the block is pushed on `remote`, a lock-free
- *     stack threaded through the blocks themselves — and the owner clears its entry and
- *     really frees it at its next call or at disarm. Realloc becomes malloc, copy,
- *     deferred free.
+ *     touch `own`, so the free is deferred — the block is pushed on `remote`, a stack
+ *     threaded through the blocks themselves — and the owner clears its entry and really
+ *     frees it at its next call or at disarm. Realloc becomes malloc, copy, deferred free.
+ *
+ * Another thread's free of a headed block, while the registry is armed or held, decides
+ * under the lock (other_free_headed), because the owner's release of an ended case
+ * (fgi_heap_release) walks its blocks under the same lock: each block is either deferred
+ * first (its tag word the link: the release passes it over) or put in the quarantine
+ * first (the free takes it out again), never both, and never freed behind the release's
+ * back. Once the release has stored OFF, its work is visible to a free that reads OFF
+ * (acquire), and a quarantined block is taken out by that free too.
  */
 #include "oracle/heap.h"
 #include "oracle/heap_quarantine.h"
@@ -161,7 +168,8 @@ static void *other_record(void *p, size_t size, uintptr_t site)
 /* ---- frees deferred to the owner: another thread pushes, the owner takes ----------- */
 
 /* Pushes headed p on `remote`. The link goes in the header's tag word, not in the block:
- * a block of 0 bytes has no room for it (under ASan its end is the next chunk's header). */
+ * a block of 0 bytes has no room for it (under ASan its end is the next chunk's header).
+ * Under the lock (other_free_headed); the owner takes the stack without it. */
 static void defer_free(void *p)
 {
     atomic_fetch_add_explicit(&fgi_heap.deferred, usable_of(p), memory_order_relaxed);
@@ -218,22 +226,53 @@ INTERPOSED void *malloc(size_t size)
     return alloc_at(size, SITE());
 }
 
-/* A headed block's free: its entry cleared by the owner, deferred to the owner when
- * another thread frees it while `own` may hold it. */
-FGI_HEAP_HOT void free_headed(void *p)
+/* Another thread's free of headed p while the registry is armed or held: out of the
+ * quarantine when the owner's release put it there, deferred to the owner while `own` may
+ * hold it, else (an earlier case's block) freed. Decided under the lock, which the
+ * release's walk over `own` holds (the file's header says why). Out of line: rare, and
+ * free's fast path then needs no frame for it. */
+__attribute__((noinline)) static void other_free_headed(void *p)
 {
-    if (__builtin_expect(fgi_heap_queued(p), 0)) {
-        fgi_heap_free_queued(p);
+    fgi_heap_lock();
+    FGI_HEAP_TSAN_ACQUIRE(&fgi_heap.lock);
+    int queued = fgi_heap_queued(p);
+    FGI_HEAP_TSAN_RELEASE(&fgi_heap.lock); /* before the push: the owner's drain acquires */
+    if (!queued && FGI_HEAP_COUNT(&fgi_heap.own)) {
+        defer_free(p);
+        fgi_heap_unlock();
         return;
     }
-    if (FGI_HEAP_STATE() != FGI_HEAP_OFF) {
-        if (FGI_HEAP_IS_OWNER()) {
-            fgi_heap_drain();
-            fgi_heap_own_forget(p);
-        } else if (FGI_HEAP_COUNT(&fgi_heap.own)) {
-            defer_free(p);
+    fgi_heap_unlock();
+    /* Neither can change now: only a release's walk over `own` queues a block, and p is
+     * not in `own` when it holds nothing. */
+    if (queued)
+        fgi_heap_free_queued(p);
+    else
+        FGI_REAL(free)(fgi_heap_block_of(p));
+}
+
+/* A headed block's free: the owner clears its entry; another thread's while the registry
+ * is armed or held goes through other_free_headed; a block in the quarantine is taken
+ * out of it first. The state is read with acquire: a free that sees OFF sees everything
+ * the release before it did (which blocks it queued). */
+FGI_HEAP_HOT void free_headed(void *p)
+{
+    if (atomic_load_explicit(&fgi_heap.armed, memory_order_acquire) != FGI_HEAP_OFF) {
+        if (!FGI_HEAP_IS_OWNER()) {
+            other_free_headed(p);
             return;
         }
+        fgi_heap_drain();
+        uint32_t i = fgi_heap_own_find(p);
+        if (i != FGI_HEAP_NO_ENTRY) {
+            fgi_heap_own_clear(i);
+        } else if (__builtin_expect(fgi_heap_queued(p), 0)) { /* an ended case's block */
+            fgi_heap_free_queued(p);
+            return;
+        }
+    } else if (__builtin_expect(fgi_heap_queued(p), 0)) {
+        fgi_heap_free_queued(p);
+        return;
     }
     FGI_REAL(free)(fgi_heap_block_of(p));
 }
@@ -396,7 +435,7 @@ INTERPOSED void *realloc(void *p, size_t size)
         free(p);
         return NULL;
     }
-    int state = FGI_HEAP_STATE();
+    int state = atomic_load_explicit(&fgi_heap.armed, memory_order_acquire); /* as free */
     if (state == FGI_HEAP_OFF)
         return fgi_heap_headed(p) ? headed_resize(p, size, FGI_HEAP_NO_ENTRY)
                                   : FGI_REAL(realloc)(p, size);
@@ -471,8 +510,15 @@ int fgi_heap_interposed(void)
     return r.live_blocks > 0;
 }
 
+#ifdef FGI_TSAN
+atomic_int fgi_heap_tsan_armed;
+#endif
+
 void fgi_heap_arm(size_t allowance)
 {
+#ifdef FGI_TSAN
+    atomic_store_explicit(&fgi_heap_tsan_armed, 1, memory_order_relaxed);
+#endif
     /* The calling thread becomes the owner. Frees another thread deferred after an
      * earlier disarm are taken first, as the old owner's (same thread in practice). */
     fgi_real_find_usable(); /* now, while no call of the family is under way */

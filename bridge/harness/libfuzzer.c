@@ -399,6 +399,20 @@ static int run_mode(fg_session *s, const fg_target *t, const fgi_lf_config *c, F
     return 2;
 }
 
+/* A run in this process ends at its memory limit (oracle/rss.h) with an `oom` finding,
+ * and libFuzzer exits 71 then, whatever -error_exitcode says (its OOMExitCode). */
+#define LIBFUZZER_OOM_EXIT 71
+
+static int ended_out_of_memory(const fg_outcome *o)
+{
+    for (size_t i = 0; i < fg_outcome_finding_count(o); i++) {
+        const fg_finding *f = fg_outcome_finding(o, i);
+        if (!f->known && strcmp(f->kind, "oom") == 0)
+            return 1;
+    }
+    return 0;
+}
+
 static int run_fuzz(fg_session *s, const fg_target *t, const fgi_lf_config *c,
                     const char *argv0, FILE *log)
 {
@@ -418,6 +432,8 @@ static int run_fuzz(fg_session *s, const fg_target *t, const fgi_lf_config *c,
         if (c->print_final_stats)
             final_stats(o, log);
         status = fg_outcome_passed(o) ? 0 : c->error_exitcode;
+        if (status && !c->opt->v.fork && ended_out_of_memory(o))
+            status = LIBFUZZER_OOM_EXIT;
     }
     if (o->store_failed)
         status = 2;

@@ -1,5 +1,5 @@
 /* engine/base/real_alloc.c — the real allocator in libfuzzgate: the C library's own entry
- * points, or AddressSanitizer's (real_alloc.h says why, and names the sibling back end). */
+ * points, or a sanitizer runtime's (real_alloc.h says why, and names the sibling back end). */
 #include "engine/base/real_alloc.h"
 
 #include <dlfcn.h>
@@ -25,7 +25,7 @@ void fgi_real_free(void *p)
     FGI_REAL(free)(p);
 }
 
-#ifdef FGI_ASAN
+#ifdef FGI_SAN_RUNTIME
 size_t FGI_REAL(malloc_usable_size)(void *p);
 
 size_t fgi_real_usable(void *b)

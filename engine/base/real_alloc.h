@@ -3,9 +3,9 @@
  *
  * Build-time alternatives behind the same functions, as Redis's ae_epoll.c and ae_kqueue.c:
  *   - engine/base/real_alloc.c, in libfuzzgate: in a plain build glibc's own entry points
- *     (__libc_malloc and friends, exported for exactly this); under AddressSanitizer, its
- *     interceptors (__interceptor_malloc and friends), so ASan still owns every byte and the
- *     heap oracle still sees every call;
+ *     (__libc_malloc and friends, exported for exactly this); under AddressSanitizer or
+ *     ThreadSanitizer, the runtime's interceptors (__interceptor_malloc and friends), so the
+ *     sanitizer still owns every byte and the heap oracle still sees every call;
  *   - bridge/standalone/real_alloc_libc.c, for engine code that a target tests built into a
  *     libFuzzer or AFL++ binary, where no heap oracle interposes: plain malloc.
  * Nothing here knows of the layers above: the memory funnel (mem.c) and the interposed
@@ -20,8 +20,8 @@
 
 /* The entry point itself, for the interposed family's hot path, which calls it with no
  * function between (libfuzzgate only: the Makefile defines FGI_ASAN for the objects that
- * call it without ASan instrumentation). */
-#ifdef FGI_ASAN
+ * call it without ASan instrumentation; internal.h says when FGI_SAN_RUNTIME is on). */
+#ifdef FGI_SAN_RUNTIME
 #define FGI_REAL(name) __interceptor_##name
 #else
 #define FGI_REAL(name) __libc_##name
@@ -49,7 +49,7 @@ FGI_HIDDEN size_t fgi_real_usable(void *b);
 /* Looks up what fgi_real_usable calls (dlsym, which may allocate), unless that is done:
  * call it before any headed block exists and while no call of the malloc family is under
  * way — the heap oracle does at every arm, so after the first it is one load, inlined. */
-#ifdef FGI_ASAN
+#ifdef FGI_SAN_RUNTIME
 static inline void fgi_real_find_usable(void)
 {
 }

@@ -8,15 +8,15 @@
  * nothing needs to: it defines memcmp and friends, which the engine and the targets call,
  * so the linker takes it from the archive before it reaches the C library.
  *
- * Under AddressSanitizer, which intercepts these functions itself and calls the same
- * hooks, the file is empty. It is compiled with -fno-builtin so that the forwarders are
+ * Under AddressSanitizer or ThreadSanitizer, whose runtimes intercept these functions
+ * themselves and call the same hooks, the file is empty. It is compiled with -fno-builtin so that the forwarders are
  * not turned back into calls to themselves.
  */
 #include "engine/internal.h"
 
 #include "engine/feedback/cmp.h"
 
-#ifdef FGI_ASAN
+#ifdef FGI_SAN_RUNTIME
 
 #include <string.h>
 

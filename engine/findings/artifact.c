@@ -21,7 +21,10 @@ const char *fgi_artifact_kind(const char *kind)
 {
     static const struct {
         const char *fuzzgate, *libfuzzer;
-    } names[] = {{"retention", "leak"}, {"timeout", "timeout"}, {"amplification", "oom"}};
+    } names[] = {{"retention", "leak"},
+                 {"timeout", "timeout"},
+                 {"amplification", "oom"},
+                 {"oom", "oom"}};
     for (size_t i = 0; kind && i < FGI_ARRAY_LEN(names); i++)
         if (strcmp(kind, names[i].fuzzgate) == 0)
             return names[i].libfuzzer;
@@ -57,6 +60,56 @@ int fgi_artifact_path(const fgi_finding_rec *f, char *out, size_t cap)
     return 0;
 }
 
+/* s begins with p. Signal-safe, and not through the interposed strncmp. */
+static int begins(const char *s, const char *p)
+{
+    while (*p && *s == *p)
+        s++, p++;
+    return !*p;
+}
+
+/* libFuzzer's own first lines for an out-of-memory artifact, which tools around libFuzzer
+ * look for (FuzzerLoop.cpp: RssLimitCallback and HandleMalloc):
+ *     ==7== ERROR: libFuzzer: out-of-memory (used: 263Mb; limit: 256Mb)
+ *     ==7== ERROR: libFuzzer: out-of-memory (malloc(3145728))
+ *        To change the out-of-memory limit use -rss_limit_mb=<N>
+ * An oom detail (oracle/rss.c, the supervisor's) begins with its parenthesis; an
+ * amplification's with "an allocation of N bytes". */
+static void libfuzzer_oom(fgi_sink *k, const fgi_finding_rec *f)
+{
+    fgi_sink_put(k, "==");
+    fgi_sink_u64(k, (uint64_t)getpid());
+    fgi_sink_put(k, "== ERROR: libFuzzer: out-of-memory");
+    static const char alloc[] = "an allocation of ";
+    const char *d = f->detail;
+    if (begins(d, "out-of-memory (")) {
+        d += sizeof "out-of-memory" - 1;
+        size_t n = 0;
+        while (d[n] && d[n] != ')')
+            n++;
+        fgi_sink_putn(k, d, n + (d[n] == ')'));
+    } else if (begins(d, alloc)) {
+        d += sizeof alloc - 1;
+        size_t n = 0;
+        while (d[n] >= '0' && d[n] <= '9')
+            n++;
+        fgi_sink_put(k, " (malloc(");
+        fgi_sink_putn(k, d, n);
+        fgi_sink_put(k, "))");
+    }
+    fgi_sink_put(k, "\n   To change the out-of-memory limit use -rss_limit_mb=<N>\n\n");
+}
+
+int fgi_artifact_stored_as(const char *file, char *path, size_t cap)
+{
+    if (cap) {
+        path[0] = '\0';
+        if (file && strlen(file) < cap)
+            memcpy(path, file, strlen(file) + 1);
+    }
+    return file ? 0 : -1;
+}
+
 static int fill_bytes(int fd, void *ctx)
 {
     const fgi_finding_rec *f = ctx;
@@ -88,9 +141,26 @@ int fgi_artifact_store(const fgi_finding_rec *f, char *path, size_t cap)
     int saved_errno = errno;
 
     fgi_sink k = {.fd = fgi_errout_fd()};
-    fgi_sink_put(&k, "==");
-    fgi_sink_u64(&k, (uint64_t)getpid());
-    fgi_sink_put(&k, "== ERROR: fuzzgate: ");
+    if (ok && f->again) { /* the class was reported: one line, for the file's new name */
+        fgi_sink_put(&k, "artifact_prefix='");
+        fgi_sink_put(&k, f->at->artifact_prefix ? f->at->artifact_prefix : "");
+        fgi_sink_put(&k, "'; Test unit written to ");
+        fgi_sink_put(&k, file);
+        fgi_sink_put(&k, " (a smaller input of ");
+        fgi_sink_put(&k, f->class_id);
+        fgi_sink_put(&k, ", in place of the last)\n");
+        fgi_sink_flush(&k);
+        return fgi_artifact_stored_as(file, path, cap);
+    }
+    int oom = begins(fgi_artifact_kind(f->kind), "oom");
+    if (oom) {
+        libfuzzer_oom(&k, f);
+        fgi_sink_put(&k, "fuzzgate: ");
+    } else {
+        fgi_sink_put(&k, "==");
+        fgi_sink_u64(&k, (uint64_t)getpid());
+        fgi_sink_put(&k, "== ERROR: fuzzgate: ");
+    }
     fgi_sink_put(&k, f->kind);
     fgi_sink_put(&k, " in ");
     fgi_sink_put(&k, f->at->target);
@@ -111,13 +181,7 @@ int fgi_artifact_store(const fgi_finding_rec *f, char *path, size_t cap)
     }
     fgi_sink_put(&k, "\nHex: ");
     fgi_sink_hexbytes(&k, f->data, f->size);
-    fgi_sink_put(&k, "\n");
+    fgi_sink_put(&k, oom ? "\nSUMMARY: libFuzzer: out-of-memory\n" : "\n");
     fgi_sink_flush(&k);
-
-    if (cap) {
-        path[0] = '\0';
-        if (ok && strlen(file) < cap)
-            memcpy(path, file, strlen(file) + 1);
-    }
-    return ok ? 0 : -1;
+    return fgi_artifact_stored_as(ok ? file : NULL, path, cap);
 }

@@ -6,8 +6,8 @@
 #include "engine/findings/finding.h"
 
 /* libFuzzer's file-name kind for one of fuzzgate's finding kinds: "leak" for retention,
- * "timeout" for timeout, "oom" for amplification, "crash" for every other kind (check,
- * crash, write, exit). Never NULL. Signal-safe. */
+ * "timeout" for timeout, "oom" for amplification and oom, "crash" for every other kind
+ * (check, crash, write, exit). Never NULL. Signal-safe. */
 FGI_HIDDEN const char *fgi_artifact_kind(const char *kind);
 
 /* 1 when f asks for libFuzzer-style storage (a non-empty prefix or exact path). */
@@ -23,5 +23,10 @@ FGI_HIDDEN int fgi_artifact_path(const fgi_finding_rec *f, char *out, size_t cap
  * to PATH") with the hex, so a finding that cannot be written is not lost. The path goes
  * to path (capacity cap), "" on failure. 0 or -1. Signal-safe. */
 FGI_HIDDEN int fgi_artifact_store(const fgi_finding_rec *f, char *path, size_t cap);
+
+/* The end of a store, either back end's: the name of the file written (NULL: none) into
+ * path (capacity cap; "" for none or when it does not fit). 0, or -1 when nothing was
+ * written. Signal-safe. */
+FGI_HIDDEN int fgi_artifact_stored_as(const char *file, char *path, size_t cap);
 
 #endif

@@ -6,10 +6,9 @@
 
 #include <string.h>
 
-/* Signal-safe, and not through the interposed strcmp. */
-static int is_timeout(const char *kind)
+/* kind is t. Signal-safe, and not through the interposed strcmp. */
+static int kind_is(const char *kind, const char *t)
 {
-    static const char t[] = "timeout";
     size_t i = 0;
     while (kind && t[i] && kind[i] == t[i])
         i++;
@@ -21,8 +20,9 @@ void fgi_finding_classify(fgi_finding_rec *f)
     uint64_t h = 0xcbf29ce484222325ULL;
     /* A timeout is one class per target: which clock ended the case (the watchdog's, the
      * edge budget, the supervisor's) and how far it got say nothing about which hang it
-     * is, and depend on the machine's load. */
-    int timeout = is_timeout(f->kind);
+     * is, and depend on the machine's load. So is an oom: who saw the memory limit passed
+     * (the case's own process, its supervisor) and at how many MiB depend on the clock. */
+    int timeout = kind_is(f->kind, "timeout") || kind_is(f->kind, "oom");
     const char *key = timeout ? "" : f->class_key ? f->class_key : f->detail;
     const char *parts[3] = {f->kind, f->at->target, key};
     /* The site (file:line of a check) is hashed as it is: its digits are the class. */

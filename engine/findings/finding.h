@@ -38,6 +38,8 @@ typedef struct fgi_finding_rec {
                                * same-size inputs of a class, the earlier is kept */
     const char *origin;       /* for a replayed input: its file or "seed #n"; else NULL */
     const char *mutations;    /* mutators that made it, "" if none */
+    int again;                /* a smaller input of a class this run stored already: its
+                               * files are rewritten, its FINDING block not printed again */
     char class_id[FGI_CLASS_ID_MAX]; /* filled by fgi_finding_classify */
 } fgi_finding_rec;
 

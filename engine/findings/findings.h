@@ -9,9 +9,11 @@
 
 /* Classifies rec, adds it to o merged by class (a class seen before counts one more and
  * keeps the smaller input), stores it when `store` is set and the class is new or its
- * input smaller, and marks it known when known.txt lists its class. Not signal-safe (the
- * crash path classifies and stores with finding.h alone). FG_OK, or FG_ENOMEM; a finding
- * that could not be written sets o->store_failed (its hex went to stderr). */
+ * input smaller, and marks it known when known.txt lists its class. A class is printed
+ * once a run: a smaller input rewrites its files (rec->again), and a libFuzzer artifact
+ * of the class's previous input is removed, so a class leaves one file. Not signal-safe
+ * (the crash path classifies and stores with finding.h alone). FG_OK, or FG_ENOMEM; a
+ * finding that could not be written sets o->store_failed (its hex went to stderr). */
 FGI_HIDDEN fg_error fgi_findings_record(fgi_finding_rec *rec, fg_outcome *o,
                                         const fgi_known *known, int store);
 

@@ -107,6 +107,8 @@ int fgi_store_finding(const fgi_finding_rec *f, char *path, size_t cap)
              fgi_write_atomic(bin, fill_bin, &(finding_files){f, bin}) == 0 &&
              fgi_write_atomic(txt, fill_txt, &(finding_files){f, bin}) == 0;
     int saved_errno = errno;
+    if (ok && f->again)
+        return fgi_artifact_stored_as(bin, path, cap); /* said when the class was new */
 
     fgi_sink k = {.fd = fgi_errout_fd()};
     fgi_sink_put(&k, "fuzzgate: FINDING ");
@@ -135,11 +137,5 @@ int fgi_store_finding(const fgi_finding_rec *f, char *path, size_t cap)
     }
     fgi_sink_put(&k, "\n");
     fgi_sink_flush(&k);
-
-    if (cap) {
-        path[0] = '\0';
-        if (ok && strlen(bin) < cap)
-            memcpy(path, bin, strlen(bin) + 1);
-    }
-    return ok ? 0 : -1;
+    return fgi_artifact_stored_as(ok ? bin : NULL, path, cap);
 }

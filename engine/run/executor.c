@@ -3,6 +3,7 @@
 #include "engine/run/executor.h"
 
 #include "engine/base/clock.h"
+#include "engine/base/resident.h"
 #include "engine/feedback/cmp.h"
 #include "engine/feedback/coverage.h"
 #include "engine/feedback/signals.h"
@@ -15,6 +16,7 @@
 #include "oracle/crash.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -247,6 +249,30 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     emit_record(r, &c, NULL);
 }
 
+/* The case (res) ended as an `oom` finding (oracle/rss.h): the process is past its
+ * memory limit and keeps what it holds, so no more cases run in it. An executor tells its
+ * supervisor as a dying case does and ends: the supervisor records the finding from the
+ * slot, which holds this input, and forks a fresh executor at the next position. A run in
+ * this process records it and stops, as libFuzzer ends at its limit. 1 when res is one. */
+static int past_memory_limit(run *r, const fgi_case_result *res, const uint8_t *data,
+                             size_t size, const fgi_case_id *id)
+{
+    if (res->status == FGI_CASE_OK || strcmp(res->kind, "oom") != 0)
+        return 0;
+    if (r->side == FGI_SIDE_EXECUTOR) {
+        fgi_dying d;
+        memset(&d, 0, sizeof d);
+        memcpy(d.kind, "oom", 4);
+        memcpy(d.what, res->detail, strnlen(res->detail, sizeof d.what - 1));
+        fgi_wire_say_dying(r->ex.link->msg_fd, &d);
+        _exit(1); /* no goodbye: the supervisor takes the death for the finding */
+    }
+    r->ex.res = *res;
+    fgi_record_emit(r, data, size, id->seq, id->case_index, id->applied, id->napplied);
+    r->ex.over_limit = 1;
+    return 1;
+}
+
 /* Runs the input at position seq. */
 static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, int always)
 {
@@ -270,7 +296,8 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
         fgi_harness_run(&r->ex.exec, data, size, &r->ex.res);
     }
     if (r->ex.res.status != FGI_CASE_OK) {
-        fgi_record_emit(r, data, size, seq, k, id.applied, id.napplied);
+        if (!past_memory_limit(r, &r->ex.res, data, size, &id))
+            fgi_record_emit(r, data, size, seq, k, id.applied, id.napplied);
         return;
     }
     note_case(r, seq, data, size, always, mark, smark, fgi_cmp_work() - work);
@@ -346,6 +373,8 @@ static void flush_hits(run *r, fgi_covcount *cc, fgi_novelty *d, int which)
 /* A finding of a lone re-run of the window's input fs (res): recorded as that case's. */
 static void window_finding(run *r, const fgi_fd_slot *fs, const fgi_case_result *res)
 {
+    if (past_memory_limit(r, res, fs->data, fs->size, &fs->id))
+        return;
     r->ex.res = *res;
     fgi_record_emit(r, fs->data, fs->size, fs->id.seq, fs->id.case_index, fs->id.applied,
                     fs->id.napplied);
@@ -361,14 +390,15 @@ static void chunk_done(run *r)
     uint8_t again[FGI_FD_WINDOW];
     fgi_fdwatch_heap_left(&r->ex.fds, again);
     fgi_harness_window(&r->ex.exec, 0);
-    for (unsigned i = 0; i < r->ex.fds.count && r->err == FG_OK; i++) {
+    for (unsigned i = 0; i < r->ex.fds.count && r->err == FG_OK && !r->ex.over_limit; i++) {
         if (!again[i])
             continue;
         const fgi_fd_slot *fs = fgi_fdwatch_rerun(&r->ex.fds, &r->ex.exec, i, &res);
         if (res.status != FGI_CASE_OK)
             window_finding(r, fs, &res);
     }
-    const fgi_fd_slot *fs = fgi_fdwatch_check(&r->ex.fds, &r->ex.exec, &res);
+    const fgi_fd_slot *fs = r->ex.over_limit ? NULL
+                                             : fgi_fdwatch_check(&r->ex.fds, &r->ex.exec, &res);
     if (fs)
         window_finding(r, fs, &res);
     fgi_harness_window(&r->ex.exec, 1);
@@ -398,14 +428,15 @@ void fgi_executor_run(run *r, unsigned j, uint64_t from)
             if (c % r->plan.jobs != j || ce <= seq)
                 continue;
             /* A halt (the run's end: an interrupt, its time, the supervisor) stops before
-             * the next case, not at the chunk's end: a chunk of slow cases takes long. */
+             * the next case, not at the chunk's end: a chunk of slow cases takes long; so
+             * does a process past its memory limit (oracle/rss.h), at that case. */
             uint64_t q = cs > seq ? cs : seq;
-            for (; q < ce && r->err == FG_OK && !*r->ex.halt; q++)
+            for (; q < ce && r->err == FG_OK && !*r->ex.halt && !r->ex.over_limit; q++)
                 run_position(r, q);
             chunk_done(r);
             if (r->side == FGI_SIDE_ALONE && fgi_run_status_due(r))
                 fgi_run_status(r, q);
-            if (q < ce || fgi_run_should_stop(r)) {
+            if (q < ce || fgi_run_should_stop(r) || r->ex.over_limit) {
                 stop = 1;
                 end = q;
             }
@@ -496,6 +527,19 @@ fg_error fgi_executor_open(run *r)
         return e;
     r->ex.exec_open = 1;
     r->ex.exec.time_ms = r->plan.time_ms; /* -timeout/--timeout-ms over .time_ms: the budget */
+    /* The memory limit holds here too (oracle/rss.h), supervised or not. In this process,
+     * past it before any case, the memory is the host's or the engine's, not an input's:
+     * an error naming the option, as the supervisor says before it forks. */
+    uint64_t limit = fgi_mib_bytes(r->s->opt.rss_limit_mb);
+    fgi_harness_rss_limit(&r->ex.exec, limit);
+    uint64_t held = r->side == FGI_SIDE_ALONE && limit ? fgi_resident_bytes(0) : 0;
+    if (held > limit) {
+        fprintf(r->s->log, "fuzzgate: %s: this process holds %llu MiB before its first case, "
+                "past the RSS limit of %llu MiB (raise --rss-limit-mb, or 0 for none)\n",
+                r->t->name, (unsigned long long)(held >> 20),
+                (unsigned long long)r->s->opt.rss_limit_mb);
+        return FG_EOPTION;
+    }
     /* A dying case's finding: to the supervisor from an executor, else stored here. */
     if (r->side == FGI_SIDE_EXECUTOR)
         fgi_crash_channel(send_dying, r->ex.link);

@@ -9,6 +9,7 @@
 #include "engine/run/control.h"
 #include "engine/run/plan.h"
 #include "oracle/frames.h"
+#include "oracle/symbolize.h"
 
 #include <string.h>
 
@@ -98,25 +99,31 @@ void fgi_record_dying(void *ctx, const fgi_dying *d, const char *ending)
         fgi_sink_put(&m, fgi_mutators[c->id->applied[i]].name);
     }
     sink_text(&m, muts, sizeof muts);
-    char key[sizeof d->what + 3 * 48];
-    fgi_sink kk = {.fd = -1};
+    char key[sizeof d->what + 3 * 48], detail[sizeof d->what + 3 * 160];
+    fgi_sink kk = {.fd = -1}, dd = {.fd = -1};
     fgi_sink_put(&kk, d->what);
+    fgi_sink_put(&dd, d->what);
     if (d->nframes) {
         /* Naming frames is not signal-safe, but the process is ending anyway and there is
-         * no supervisor to do it. */
-        char where[3 * 48];
+         * no supervisor to do it: dladdr's names only, no symbolizer run from a handler
+         * (oracle/symbolize.h). */
+        char where[3 * 48], named[3 * 160];
         fgi_frames_describe(d->frames, d->nframes, (int)d->from_sanitizer, where,
                             sizeof where);
+        fgi_symbolize(d->frames, d->nframes, (int)d->from_sanitizer, 0, named, sizeof named);
         if (where[0]) {
             fgi_sink_put(&kk, " at ");
             fgi_sink_put(&kk, where);
+            fgi_sink_put(&dd, " at ");
+            fgi_sink_put(&dd, named);
         }
     }
     sink_text(&kk, key, sizeof key);
+    sink_text(&dd, detail, sizeof detail);
     fgi_finding_rec f = {
         .at = &r->place,
         .kind = d->kind,
-        .detail = key,
+        .detail = detail,
         .class_key = key,
         .data = c->data,
         .size = c->size,

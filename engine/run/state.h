@@ -46,6 +46,7 @@
 #include "engine/supervise/supervisor.h"
 #include "oracle/harness.h"
 #include "oracle/fdwatch.h"
+#include "oracle/symbolize.h"
 #include "oracle/watchdog.h"
 
 #include <signal.h>
@@ -144,6 +145,7 @@ typedef struct run {
         fgi_slot *slot;          /* an executor's shared slot */
         volatile int *halt;      /* set: run no further case (the slot's stop, or
                                   * control.c's flag with --no-fork) */
+        int over_limit;          /* past its memory limit (oracle/rss.h): no more cases */
     } ex;
     struct run_supervisor { /* supervised.c */
         fgi_sup *sup;
@@ -155,6 +157,7 @@ typedef struct run {
                                   * full one; read by executors forked after it is set) */
         unsigned ended_ms;       /* the slowest case seen to end, from the slots */
         unsigned long rehits;    /* cases abandoned past the re-hit deadline */
+        fgi_symcache syms;       /* crash frames named for people, once a frame set */
     } sv;
 } run;
 

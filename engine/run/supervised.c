@@ -10,6 +10,7 @@
 #include "engine/run/snapshot.h"
 #include "oracle/crash.h"
 #include "oracle/frames.h"
+#include "oracle/symbolize.h"
 
 #include <signal.h>
 #include <string.h>
@@ -63,7 +64,8 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
 {
     run *r = ctx;
     const char *kind = "crash";
-    char what[512];
+    char what[1024], key[512];
+    const char *class_key = what; /* but for a crash's frames, named for people in `what` */
     if (killed_for && strcmp(killed_for, "stop") == 0) {
         /* Cut short by the run's end (an interrupt, its time): no finding. With one
          * executor the records it wrote before the case it was on are this (last) epoch's,
@@ -96,7 +98,9 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
          * have grown over several cases). */
         kind = "oom";
         snprintf(what, sizeof what,
-                 "the executor's resident memory passed the limit of %llu MiB (rss_limit_mb)",
+                 "out-of-memory (limit: %lluMb): the executor's resident memory passed the "
+                 "limit of %llu MiB (rss_limit_mb), and the supervisor killed it",
+                 (unsigned long long)r->s->opt.rss_limit_mb,
                  (unsigned long long)r->s->opt.rss_limit_mb);
     } else if (killed_for) {
         kind = "timeout";
@@ -106,10 +110,19 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
     } else if (dying) {
         kind = fgi_wire_kind(dying->kind, strnlen(dying->kind, sizeof dying->kind));
         char where[256] = "";
+        const char *named = NULL;
         if (dying->nframes)
             fgi_frames_describe(dying->frames, dying->nframes, (int)dying->from_sanitizer,
                                 where, sizeof where);
-        snprintf(what, sizeof what, "%s%s%s", dying->what, where[0] ? " at " : "", where);
+        /* The class is the frames' module offsets; people read them named (symbolize.h),
+         * once a frame set: the symbolizer is a child process of this one. */
+        if (where[0])
+            named = fgi_symcache_name(&r->sv.syms, where, dying->frames, dying->nframes,
+                                      (int)dying->from_sanitizer);
+        snprintf(key, sizeof key, "%s%s%s", dying->what, where[0] ? " at " : "", where);
+        snprintf(what, sizeof what, "%s%s%s", dying->what, where[0] ? " at " : "",
+                 named ? named : where);
+        class_key = key;
     } else if (!slot->active) {
         /* No case was running: the engine's own failure (or a target's stray thread), and
          * never to be blamed on the last input. */
@@ -129,7 +142,7 @@ static void executor_died(void *ctx, unsigned j, int status, const fgi_dying *dy
     fgi_wire_find w = {.seq = slot->seq, .case_index = slot->case_index, .data = slot->data,
                        .size = slot->size, .applied = slot->applied,
                        .napplied = slot->napplied, .kind = kind, .detail = what};
-    fgi_record_find(r, &w, what);
+    fgi_record_find(r, &w, class_key);
     restart_after(r, j, slot->pos);
 }
 
@@ -334,5 +347,6 @@ void fgi_supervised_run(run *r)
     sigaction(SIGPIPE, &old, NULL);
     fgi_sup_free(r->sv.sup);
     r->sv.sup = NULL;
+    fgi_symcache_free(&r->sv.syms);
 }
 

@@ -3,6 +3,7 @@
 
 #include "engine/base/clock.h"
 #include "engine/base/errout.h"
+#include "engine/base/resident.h"
 #include "engine/base/safeio.h"
 #include "engine/supervise/outbox.h"
 
@@ -477,20 +478,7 @@ static void ended(fgi_sup *s, unsigned j, int kill_it, int reaped, int status)
 
 uint64_t fgi_sup_rss(int pid)
 {
-    char path[64], text[128];
-    snprintf(path, sizeof path, "/proc/%d/statm", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    ssize_t n = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (n <= 0)
-        return 0;
-    text[n] = '\0';
-    unsigned long long size = 0, resident = 0;
-    if (sscanf(text, "%llu %llu", &size, &resident) != 2)
-        return 0;
-    return resident * (uint64_t)sysconf(_SC_PAGESIZE);
+    return fgi_resident_bytes(pid);
 }
 
 /* Deadlines and memory: an executor past either is killed (and reported by `ended`). */

@@ -71,7 +71,8 @@ static inline uint64_t fgi_mib_bytes(uint64_t mb)
     return mb > UINT64_MAX >> 20 ? UINT64_MAX : mb << 20;
 }
 
-/* The resident bytes of process pid (0 when they cannot be read). */
+/* The resident bytes of process pid (0 when they cannot be read): engine/base/resident.h's,
+ * under the name the supervisor's callers know. */
 FGI_HIDDEN uint64_t fgi_sup_rss(int pid);
 
 /* Asks every executor to stop before its next case (the slot's stop). One still in a case

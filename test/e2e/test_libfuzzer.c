@@ -417,6 +417,29 @@ FG_TEST(lf_run_leak_and_oom_are_named_as_libfuzzer_names_them)
     fgt_rmrf(s.root);
 }
 
+/* A class leaves one artifact, its smallest input: the longer leak replayed first is
+ * written, then replaced by the shorter one of the same class (artifacts are named by
+ * their bytes, so the first file is removed), and the class is reported once. */
+FG_TEST(lf_run_one_artifact_per_class)
+{
+    lf_scratch s;
+    lf_open(&s, "LEAK it, a longer input of the same leak");
+    char file[400], dir[400], path[600];
+    snprintf(file, sizeof file, "%s/short", s.corpus); /* after "input" in name order */
+    CHECK(fgt_write(file, "LEAK", 4) == 0);
+    fgt_run r;
+    lf_run(&s, &r, "-runs=0", s.corpus, NULL);
+    CHECK(r.exited && r.code == 77);
+    snprintf(dir, sizeof dir, "%s/a", s.root);
+    CHECK_EQ_U(fgt_count_entries(dir, "leak-"), 1);
+    expect_artifact(&s, "leak", "LEAK", path, sizeof path);
+    CHECK(strstr(r.err, "(a smaller input of retention-") != NULL);
+    const char *first = strstr(r.err, "ERROR: fuzzgate: retention");
+    CHECK(first && !strstr(first + 1, "ERROR: fuzzgate: retention"));
+    fgt_run_free(&r);
+    fgt_rmrf(s.root);
+}
+
 FG_TEST(lf_run_exact_artifact_path)
 {
     lf_scratch s;

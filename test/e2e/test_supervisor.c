@@ -5,6 +5,8 @@
 #include "test/support/check.h"
 #include "test/support/proc.h"
 
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -275,4 +277,60 @@ FG_TEST(supervised_rss_limit_below_the_host_is_an_error)
     CHECK(strstr(r.err, "FINDING") == NULL);
     fgt_run_free(&r);
     fgt_rmrf(root);
+}
+
+/* How many times `needle` occurs in `hay`. */
+static unsigned occurrences(const char *hay, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* A crash in a -g build names its frames as a person reads them, function and file:line,
+ * in the run's summary and in the .txt beside the finding; the supervisor symbolizes
+ * (oracle/symbolize.h). The class is the frames' module offsets all the same: the run
+ * without a supervisor, whose crash handler names frames by dladdr alone, gets the same
+ * class id. A class is printed once a run however many smaller inputs follow. */
+FG_TEST(supervised_crash_names_its_function_and_line)
+{
+    char root[256], txt[600], dir[400];
+    CHECK(fgt_tmpdir(root, sizeof root) == 0);
+    fgt_run r;
+    CHECK(planted(&r, root, "--cases=3000", "planted_abort_named", NULL) == 0);
+    CHECK(r.exited && r.code == 1);
+    CHECK_EQ_U(classes_of(r.out, "crash"), 1);
+    if (system("command -v addr2line >/dev/null 2>&1 || "
+               "command -v llvm-symbolizer >/dev/null 2>&1") != 0) {
+        printf("  skipped: no addr2line or llvm-symbolizer on PATH\n");
+    } else {
+        CHECK(strstr(r.out, "at planted_abort_here (") != NULL);
+        CHECK(strstr(r.out, "test/planted/planted.c:") != NULL);
+        CHECK(strstr(r.out, "), abort_named_run (") != NULL);
+        snprintf(dir, sizeof dir, "%s/planted_abort_named", root);
+        CHECK(fgt_find(dir, "crash-", ".txt", txt, sizeof txt) == 1);
+        char *t = fgt_slurp(txt, NULL);
+        CHECK(t && strstr(t, "\ndetail: the target died of SIGABRT (abort) at "
+                             "planted_abort_here (") != NULL);
+        CHECK(t && strstr(t, "test/planted/planted.c:") != NULL);
+        free(t);
+    }
+    CHECK_EQ_U(occurrences(r.err, "FINDING planted_abort_named "), 1);
+    const char *id = strstr(r.out, " crash crash-");
+    char cls[64] = "";
+    if (id)
+        sscanf(id + 7, "%63[a-z0-9-]", cls);
+    fgt_run_free(&r);
+
+    char root2[256], bin[128];
+    CHECK(fgt_tmpdir(root2, sizeof root2) == 0);
+    CHECK(planted(&r, root2, "--no-fork", "--cases=3000", "planted_abort_named") == 0);
+    CHECK(!r.exited && r.signal == SIGABRT);
+    snprintf(dir, sizeof dir, "%s/planted_abort_named", root2);
+    snprintf(bin, sizeof bin, "%s.bin", cls);
+    CHECK(cls[0] && fgt_find(dir, bin, "", txt, sizeof txt) == 1);
+    fgt_run_free(&r);
+    fgt_rmrf(root);
+    fgt_rmrf(root2);
 }

@@ -8,6 +8,7 @@
  *   LEAK  leaks 24 bytes every run   -> leak-<sha1>
  *   ALOC  mallocs 3 MiB              -> oom-<sha1> under -malloc_limit_mb=1
  *   HANG  spins forever              -> timeout-<sha1> (test/e2e/test_limits.c)
+ *   MEGA  leaks 1 MiB every run, resident -> oom-<sha1> under -rss_limit_mb=256
  *   REJT  returns -1                 (never kept)
  *   PATH  a branch of its own for each 5th byte a..h, and one for any other: built with
  *         coverage (build/test-lf-cov) the merge tests know what a merge must keep;
@@ -50,6 +51,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(kept, 1, 24);
         kept = NULL; /* lost */
         return 0;
+    case 0x4d454741: { /* MEGA */
+        char *p = malloc((size_t)1 << 20);
+        if (p)
+            memset(p, 1, (size_t)1 << 20);
+        kept = p; /* escapes, so the bytes stay written; the last one only */
+        return 0;
+    }
     case 0x414c4f43: { /* ALOC */
         char *volatile p = malloc((size_t)3 << 20);
         free(p);

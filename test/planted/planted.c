@@ -67,6 +67,24 @@ static uint64_t abort_run(const uint8_t *d, size_t n)
 }
 FG_TARGET(planted_abort, .flags = FG_NO_CORPUS, .run = abort_run, .what = "an abort()")
 
+/* An abort in a named function, one call below the body: a crash report names both
+ * frames by function and file:line (test-planted is built with -g). Not inlined, and the
+ * body uses what it returns, so each keeps a frame of its own. */
+__attribute__((noinline)) int planted_abort_here(const uint8_t *d, size_t n);
+__attribute__((noinline)) int planted_abort_here(const uint8_t *d, size_t n)
+{
+    if (triggered(d, n))
+        abort();
+    return n > 2;
+}
+
+static uint64_t abort_named_run(const uint8_t *d, size_t n)
+{
+    return shape(d, n) ^ (uint64_t)planted_abort_here(d, n);
+}
+FG_TARGET(planted_abort_named, .flags = FG_NO_CORPUS, .run = abort_named_run,
+          .what = "an abort() in a named function")
+
 /* Unbounded recursion: each frame keeps a buffer the optimiser cannot drop. */
 static unsigned recurse(volatile unsigned depth)
 {
@@ -609,6 +627,21 @@ static uint64_t rss_run(const uint8_t *d, size_t n)
 }
 FG_TARGET(planted_rss, .flags = FG_NO_CORPUS,
           .run = rss_run, .what = "256 MiB resident through mmap")
+
+/* A leak of 1 MiB a case, every page touched (resident), on every input: the memory limit
+ * must end the process running the cases (an `oom` finding) before it is far past. */
+static char *volatile planted_leaked; /* the last one: the bytes escape, so stay written */
+
+static uint64_t leak_mib_run(const uint8_t *d, size_t n)
+{
+    char *p = malloc((size_t)1 << 20);
+    if (p)
+        memset(p, 1, (size_t)1 << 20);
+    planted_leaked = p;
+    return shape(d, n);
+}
+FG_TARGET(planted_leak_mib, .flags = FG_NO_CORPUS, .run = leak_mib_run,
+          .what = "1 MiB leaked, and resident, every case")
 
 /* Resident memory the supervisor holds before it forks (the seed callback runs there), so
  * every executor passes the RSS limit before it runs a case: a run error (the limit is

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -147,17 +148,17 @@ static double now_ms(void)
 
 /* Waits for pid as fork_capture's caller asked (t: fgt_spawn_timed's schedule, or NULL
  * for as long as it takes); its wait status. */
-static int wait_for(pid_t pid, const fgt_timing *t, double *ended_ms)
+static int wait_for(pid_t pid, const fgt_timing *t, double *ended_ms, struct rusage *ru)
 {
     int st = 0;
     if (!t) {
-        while (waitpid(pid, &st, 0) < 0)
+        while (wait4(pid, &st, 0, ru) < 0)
             ;
         return st;
     }
     double start = now_ms();
     if (t->sig) {
-        while (now_ms() - start < t->delay_ms && waitpid(pid, &st, WNOHANG) != pid) {
+        while (now_ms() - start < t->delay_ms && wait4(pid, &st, WNOHANG, ru) != pid) {
             struct timespec tick = {0, 5 * 1000 * 1000};
             nanosleep(&tick, NULL);
         }
@@ -169,14 +170,14 @@ static int wait_for(pid_t pid, const fgt_timing *t, double *ended_ms)
         kill(pid, t->sig);
     }
     for (;;) {
-        if (waitpid(pid, &st, WNOHANG) == pid) {
+        if (wait4(pid, &st, WNOHANG, ru) == pid) {
             *ended_ms = now_ms() - start;
             return st;
         }
         if (now_ms() - start > t->wait_ms) {
             kill(-pid, SIGKILL); /* its group: the executors too */
             kill(pid, SIGKILL);
-            while (waitpid(pid, &st, 0) < 0)
+            while (wait4(pid, &st, 0, ru) < 0)
                 ;
             *ended_ms = -1;
             return st;
@@ -217,7 +218,10 @@ static int fork_capture(child_fn *body, void *ctx, fgt_run *r, const fgt_timing 
     }
     if (t)
         setpgid(pid, pid); /* both sides set it, so neither races the other */
-    int st = wait_for(pid, t, ended_ms);
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    int st = wait_for(pid, t, ended_ms, &ru);
+    r->peak_kib = ru.ru_maxrss;
     r->exited = WIFEXITED(st);
     r->code = r->exited ? WEXITSTATUS(st) : -1;
     r->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;

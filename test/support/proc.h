@@ -10,6 +10,8 @@ typedef struct fgt_run {
     int signal;        /* the fatal signal otherwise */
     char *out;         /* everything it wrote to stdout (malloc'd, NUL-terminated) */
     char *err;         /* everything it wrote to stderr */
+    long peak_kib;     /* the largest resident size of it, or of a child it waited for
+                        * (wait4's ru_maxrss) */
 } fgt_run;
 
 /* Runs argv (argv[0] a path) with extra environment assignments env ("NAME=VALUE",

@@ -199,3 +199,54 @@ FG_TEST(heap_released_blocks_freed_on_another_thread_meanwhile)
     CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0);
     CHECK_EQ_U(blocks, blocks0);
 }
+
+/* A target's thread frees a case's blocks while the engine ends that case (issue 30): each
+ * block must be freed once, by the thread, whichever of the two reaches it first. The
+ * thread's free racing the release's walk over the case's blocks once put a block the
+ * thread had already given back into the quarantine (a second free at its eviction, and
+ * the quarantine counting memory it no longer had). In a loop, so the two meet. */
+enum { RELEASE_CASES = 3000, RELEASE_EACH = 48 };
+static char *release_blocks[RELEASE_EACH];
+static _Atomic int release_round, release_done;
+
+static void *release_freer(void *unused)
+{
+    (void)unused;
+    for (int round = 1; round <= RELEASE_CASES; round++) {
+        while (atomic_load(&release_round) < round)
+            ;
+        for (int i = 0; i < RELEASE_EACH; i++) {
+            char *p = release_blocks[i];
+            if (p[0] != 'r')
+                abort();
+            fgt_free(p);
+        }
+        atomic_store(&release_done, round);
+    }
+    return NULL;
+}
+
+FG_TEST(heap_a_thread_freeing_while_the_case_is_released_frees_each_block_once)
+{
+    size_t blocks0, bytes0 = fgi_heap_quarantined(&blocks0), blocks;
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, release_freer, NULL) == 0);
+    for (int round = 1; round <= RELEASE_CASES; round++) {
+        fgi_heap_arm(FGT_ROOMY);
+        for (int i = 0; i < RELEASE_EACH; i++) {
+            release_blocks[i] = fgt_malloc(16 + (size_t)i * 24);
+            release_blocks[i][0] = 'r';
+        }
+        atomic_store(&release_round, round); /* the thread starts freeing them ... */
+        fgi_heap_release();                  /* ... while the engine ends the case */
+        while (atomic_load(&release_done) < round)
+            ;
+    }
+    pthread_join(t, NULL);
+    fgi_heap_arm(FGT_ROOMY); /* frees deferred to the owner are taken */
+    fgi_heap_report r;
+    fgi_heap_disarm(&r);
+    fgi_heap_hold(0);
+    CHECK_EQ_U(fgi_heap_quarantined(&blocks), bytes0);
+    CHECK_EQ_U(blocks, blocks0);
+}
