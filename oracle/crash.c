@@ -57,9 +57,9 @@ const char *fgi_crash_signal_name(int sig)
 void fgi_crash_store(const char *kind, const char *what, const char *ending)
 {
     fgi_case_state *c = &fgi_case_now;
-    if (!c->active || !c->id || c->forked)
+    if (!fgi_case_running() || !c->id || c->forked)
         return;
-    c->active = 0;
+    fgi_case_set_active(0);
     if (!crash.send)
         return; /* nobody to tell: the process dies with its signal */
     fgi_dying dy;
@@ -102,7 +102,7 @@ __attribute__((weak)) void __asan_on_error(void)
 static void on_exit_during_case(void)
 {
     /* A child the target forked inherits the trap; its exit() is not the case's. */
-    if (!fgi_case_now.active || !fgi_case_now.id || getpid() != fgi_case_now.pid)
+    if (!fgi_case_running() || !fgi_case_now.id || getpid() != fgi_case_now.pid)
         return;
     fgi_crash_store("exit", "the target called exit() during a case",
                     "called exit() during a case; this process ends with status 1");
@@ -177,7 +177,7 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
 /* A target that forks: the copy must not go on running the engine's cases. */
 static void on_fork_child(void)
 {
-    if (fgi_case_now.active)
+    if (fgi_case_running())
         fgi_case_now.forked = 1;
 }
 

@@ -73,7 +73,7 @@ fg_error fgi_harness_open(fgi_harness *e, const fg_target *t)
 
 void fgi_harness_close(fgi_harness *e)
 {
-    FG_ASSERT(harness.open == e && !fgi_case_now.active);
+    FG_ASSERT(harness.open == e && !fgi_case_running());
     fgi_heap_hold(0); /* the last case's blocks are forgotten, no free is looked up */
     fgi_timeout_disarm();
     fgi_crash_disarm();
@@ -89,7 +89,7 @@ void fgi_harness_close(fgi_harness *e)
 
 fg_error fgi_harness_reserve(fgi_harness *e, size_t size)
 {
-    FG_ASSERT(!fgi_case_now.active);
+    FG_ASSERT(!fgi_case_running());
     if (size <= e->cap && e->buf)
         return FG_OK;
     uint8_t *b = malloc(size ? size : 1);
@@ -136,12 +136,12 @@ static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
     }
     if (sigsetjmp(c->jump, 0) == 0) {
         fgi_heap_arm(allowance);
-        c->active = 1;
+        fgi_case_set_active(1);
         fgi_case_here = 1;
         uint64_t sig = call_body(e->target->run, in, size);
         if (c->forked)
             _exit(0); /* the target's forked copy, back from the body: it is not ours */
-        c->active = 0;
+        fgi_case_set_active(0);
         fgi_case_here = 0;
         fgi_heap_disarm(heap);
         res->sig = sig;
@@ -202,7 +202,7 @@ static void rerun(void *ctx, fgi_case_result *res, fgi_heap_report *heap)
 
 void fgi_harness_window(fgi_harness *e, int on)
 {
-    FG_ASSERT(harness.open == e && !fgi_case_now.active);
+    FG_ASSERT(harness.open == e && !fgi_case_running());
     fgi_heap_hold(0); /* a window starts empty: what came before is not its cases' */
     if (on)
         fgi_heap_hold(1);
@@ -221,7 +221,7 @@ void fgi_harness_origin(fgi_harness *e, const fgi_case_id *id)
 
 void fgi_harness_run(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_result *res)
 {
-    FG_ASSERT(harness.open == e && size <= e->cap && !fgi_case_now.active);
+    FG_ASSERT(harness.open == e && size <= e->cap && !fgi_case_running());
     fgi_heap_report heap;
     run_body(e, data, size, res, &heap);
     if (res->status == FGI_CASE_OK && heap.live_blocks && !e->window) {

@@ -17,7 +17,7 @@ fgi_case_state fgi_case_now = {
 
 unsigned long fgi_case_started(int *active)
 {
-    *active = fgi_case_now.active;
+    *active = fgi_case_running();
     return atomic_load_explicit(fgi_case_now.started, memory_order_relaxed);
 }
 
@@ -25,7 +25,7 @@ void fgi_case_endv(const char *kind, const char *site, const char *prefix, const
                    va_list ap)
 {
     FG_ASSERT(fgi_case_on_thread());
-    fgi_case_now.active = 0;
+    fgi_case_set_active(0);
     fgi_case_here = 0;
     fgi_case_result *res = fgi_case_now.res;
     res->kind = kind;

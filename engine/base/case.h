@@ -50,7 +50,8 @@ typedef struct fgi_case_id {
  * own thread); read by handlers on that thread and, for `active` and `started`, by the
  * watchdog. `active` is the only field a handler relies on being current. */
 typedef struct fgi_case_state {
-    volatile sig_atomic_t active;      /* a case body is running */
+    _Atomic int active;                /* a case body is running (relaxed: a signal handler
+                                        * and the watchdog thread read it; lock-free) */
     pthread_t thread;                  /* the thread running cases */
     pid_t pid;                         /* the process that opened the harness */
     sigjmp_buf jump;                   /* where an ended case returns to (the harness) */
@@ -78,13 +79,19 @@ FGI_HIDDEN extern _Thread_local int fgi_case_here;
 /* 1 while a case body runs (any thread may ask; cheap). */
 static inline int fgi_case_running(void)
 {
-    return fgi_case_now.active;
+    return atomic_load_explicit(&fgi_case_now.active, memory_order_relaxed);
+}
+
+/* Marks the case body running (1) or not (0); the run thread's, or a handler on it. */
+static inline void fgi_case_set_active(int on)
+{
+    atomic_store_explicit(&fgi_case_now.active, on, memory_order_relaxed);
 }
 
 /* 1 when called on the thread running the current case, during the case. */
 static inline int fgi_case_on_thread(void)
 {
-    return fgi_case_here && fgi_case_now.active;
+    return fgi_case_here && fgi_case_running();
 }
 
 /* How many case bodies have started; *active says whether one is running now. The

@@ -10,6 +10,15 @@
  * Invariant: a module's identity is a hash of its soname as the dynamic loader names it
  * ("" for the main program), and every feature is computed from that hash and an offset
  * or index inside the module.
+ *
+ * Threads. Any thread of the target may run instrumented code. Counters are bytes whose
+ * lost increments cost a hit's precision, never a wrong feature. What would be wrong if
+ * shared is per thread: the range trace-pc looked up last (a thread switching modules
+ * while another computes a slot from the half-updated range would credit an edge to the
+ * wrong module), and the edge budget (another thread's edges would count against the
+ * case's, and two threads' decrements race): both are thread-local, the budget armed on
+ * the case's own thread. The ring of ranges looked up is shared, under a lock taken only
+ * on the rare lookup; the touched list's slots are claimed with an atomic add.
  */
 #include "engine/feedback/coverage.h"
 
@@ -17,6 +26,8 @@
 #include "engine/feedback/sancov.h"
 
 #include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #define MAX_MODULES 64
@@ -39,46 +50,53 @@ typedef struct module {
 static struct {
     module mods[MAX_MODULES];
     unsigned nmods;
-    int enabled;               /* any instrumentation seen */
+    _Atomic int enabled;       /* any instrumentation seen */
     uint8_t pc_map[PC_MAP_SIZE];
-    int pc_used;               /* trace-pc fired at least once */
+    _Atomic int pc_used;       /* trace-pc fired at least once */
     uint32_t touched[PC_TOUCHED]; /* pc_map slots that went 0 -> 1 this case... */
-    unsigned ntouched;         /* ...how many; PC_TOUCHED + 1 = too many, scan the map */
-    uintptr_t last_lo, last_len; /* the module range of the last trace-pc lookup, */
-    uint64_t last_key;          /* and its id - last_lo (see __sanitizer_cov_trace_pc) */
+    _Atomic unsigned ntouched; /* ...how many claimed; over PC_TOUCHED: scan the map */
     struct pc_range {          /* the ranges looked up so far (a few: see trace_pc) */
         uintptr_t lo, hi;
         uint64_t id;
     } ranges[PC_RANGES];
     unsigned nranges;          /* how many were ever added (the ring's next slot mod) */
+    pthread_mutex_t ranges_lock; /* over ranges, nranges and pc_ids: the lookups' */
     uint64_t pc_ids[MAX_MODULES]; /* the modules trace-pc has seen (for the banner)... */
     unsigned pc_nids;             /* ...how many */
-    uint64_t left;             /* edges this case may still execute (callback
-                                  instrumentation); UINT64_MAX when it has no budget */
     uint64_t budget;           /* the case's limit, for the finding; 0 = none */
     size_t dense_end;          /* one past the largest dense index (fgi_cov_dense_size) */
-} cov = {.left = UINT64_MAX, .dense_end = 8 * PC_MAP_SIZE};
+} cov = {.dense_end = 8 * PC_MAP_SIZE, .ranges_lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* Each thread's own: the module range of its last trace-pc lookup (its lo, length, and
+ * id - lo: see __sanitizer_cov_trace_pc), and the edges it may still execute, UINT64_MAX
+ * but on the case's thread while the case has a budget (callback instrumentation).
+ * Initial-exec: libfuzzgate is linked into the program, and the callbacks read these on
+ * every edge. */
+#define TLS __attribute__((tls_model("initial-exec"))) _Thread_local
+static TLS uintptr_t last_lo, last_len;
+static TLS uint64_t last_key;
+static TLS uint64_t left = UINT64_MAX;
 
 /* The edge after the budget's last: ends the case (on its own thread). */
 __attribute__((noinline, cold)) static void budget_spent(void)
 {
+    left = UINT64_MAX; /* this thread's: the case's, once (fgi_cov_budget arms no other) */
     if (cov.budget && fgi_case_on_thread()) {
         uint64_t budget = cov.budget;
         cov.budget = 0;
-        cov.left = UINT64_MAX;
         fgi_case_end("timeout", "edge budget",
                      "the case executed more than %llu edges, its deterministic budget",
                      (unsigned long long)budget);
     }
 }
 
-/* Counts one executed edge. A count down, not up: one test per edge on the hot path. An
- * edge run past the budget on another thread leaves `left` at 0, so the case thread's
- * next edge ends it. */
+/* Counts one executed edge against this thread's budget. A count down, not up: one test
+ * per edge on the hot path; a thread without a budget counts down from UINT64_MAX and
+ * never gets there. */
 static inline void count_edge(void)
 {
-    if (__builtin_expect(cov.left != 0, 1))
-        cov.left--;
+    if (__builtin_expect(left != 0, 1))
+        left--;
     else
         budget_spent();
 }
@@ -86,7 +104,7 @@ static inline void count_edge(void)
 void fgi_cov_budget(uint64_t edges)
 {
     cov.budget = edges;
-    cov.left = edges ? edges : UINT64_MAX;
+    left = edges ? edges : UINT64_MAX;
 }
 
 uint64_t fgi_cov_budget_for(unsigned time_ms)
@@ -146,7 +164,7 @@ static void add_module(uint8_t *counters, size_t count, const void *code, int ow
     m->owned = owned;
     m->dense = cov.dense_end;
     cov.dense_end += 8 * count;
-    cov.enabled = 1;
+    atomic_store_explicit(&cov.enabled, 1, memory_order_relaxed);
 }
 
 /* ---- the callbacks the compilers emit ---------------------------------------------- */
@@ -182,6 +200,16 @@ void __sanitizer_cov_pcs_init(const uintptr_t *start, const uintptr_t *stop)
     (void)stop;
 }
 
+/* One more hit on a counter, saturating. Relaxed atomic loads and stores (a plain load
+ * and store on x86 and arm64, no lock): two threads' increments may lose one, a hit's
+ * precision, and neither is a data race. */
+static inline void bump(uint8_t *c)
+{
+    uint8_t v = __atomic_load_n(c, __ATOMIC_RELAXED);
+    if (v != 255)
+        __atomic_store_n(c, (uint8_t)(v + 1), __ATOMIC_RELAXED);
+}
+
 void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop)
 {
     if (start == stop || *start != 0 || cov.nmods == MAX_MODULES)
@@ -204,9 +232,7 @@ void __sanitizer_cov_trace_pc_guard(uint32_t *guard)
     if (!g)
         return;
     module *m = &cov.mods[g >> 24];
-    uint8_t *c = &m->counters[(g & 0xffffff) - 1];
-    if (*c != 255) /* saturate */
-        (*c)++;
+    bump(&m->counters[(g & 0xffffff) - 1]);
     count_edge();
 }
 
@@ -218,29 +244,37 @@ void __sanitizer_cov_trace_pc_guard(uint32_t *guard)
  * are kept (each loader walk is ~500 instructions). */
 static int switch_range(uintptr_t pc)
 {
+    pthread_mutex_lock(&cov.ranges_lock);
     unsigned n = cov.nranges < PC_RANGES ? cov.nranges : PC_RANGES;
-    const struct pc_range *r = NULL;
-    for (unsigned i = 0; i < n && !r; i++)
+    struct pc_range r = {0, 0, 0};
+    int found = 0;
+    for (unsigned i = 0; i < n && !found; i++)
         if (pc >= cov.ranges[i].lo && pc < cov.ranges[i].hi)
-            r = &cov.ranges[i];
-    if (!r) {
+            r = cov.ranges[i], found = 1;
+    if (!found) {
         find_ctx f = {.addr = pc};
         dl_iterate_phdr(find_module, &f);
-        if (!f.found)
-            return 0;
-        struct pc_range *added = &cov.ranges[cov.nranges++ % PC_RANGES];
-        *added = (struct pc_range){f.lo, f.hi, f.id};
-        r = added;
-        cov.enabled = cov.pc_used = 1;
-        unsigned k = 0;
-        while (k < cov.pc_nids && cov.pc_ids[k] != f.id)
-            k++;
-        if (k == cov.pc_nids && k < MAX_MODULES)
-            cov.pc_ids[cov.pc_nids++] = f.id;
+        if (f.found) {
+            r = (struct pc_range){f.lo, f.hi, f.id};
+            cov.ranges[cov.nranges++ % PC_RANGES] = r;
+            found = 1;
+            unsigned k = 0;
+            while (k < cov.pc_nids && cov.pc_ids[k] != f.id)
+                k++;
+            if (k == cov.pc_nids && k < MAX_MODULES)
+                cov.pc_ids[cov.pc_nids++] = f.id;
+        }
     }
-    cov.last_lo = r->lo;
-    cov.last_len = r->hi - r->lo;
-    cov.last_key = r->id - r->lo;
+    pthread_mutex_unlock(&cov.ranges_lock);
+    if (!found)
+        return 0;
+    if (!atomic_load_explicit(&cov.pc_used, memory_order_relaxed)) {
+        atomic_store_explicit(&cov.pc_used, 1, memory_order_relaxed);
+        atomic_store_explicit(&cov.enabled, 1, memory_order_relaxed);
+    }
+    last_lo = r.lo;
+    last_len = r.hi - r.lo;
+    last_key = r.id - r.lo;
     return 1;
 }
 
@@ -249,17 +283,16 @@ static int switch_range(uintptr_t pc)
  * multiplicative hashing (its top 16 bits); id + (pc - lo) is last_key + pc. */
 static inline void hit_pc(uintptr_t pc)
 {
-    uint64_t h = (cov.last_key + pc) * 0x9e3779b97f4a7c15ULL;
+    uint64_t h = (last_key + pc) * 0x9e3779b97f4a7c15ULL;
     uint32_t slot = (uint32_t)(h >> (64 - PC_MAP_BITS));
     uint8_t *c = &cov.pc_map[slot];
-    if (*c == 0) {
-        if (cov.ntouched < PC_TOUCHED)
-            cov.touched[cov.ntouched] = slot;
-        if (cov.ntouched <= PC_TOUCHED)
-            cov.ntouched++;
+    if (__atomic_load_n(c, __ATOMIC_RELAXED) == 0) { /* its first hit this case: a place in
+                                                      * the touched list */
+        unsigned i = atomic_fetch_add_explicit(&cov.ntouched, 1, memory_order_relaxed);
+        if (i < PC_TOUCHED)
+            __atomic_store_n(&cov.touched[i], slot, __ATOMIC_RELAXED);
     }
-    if (*c != 255) /* saturate */
-        (*c)++;
+    bump(c);
     count_edge();
 }
 
@@ -273,7 +306,7 @@ __attribute__((noinline)) static void trace_pc_switch(uintptr_t pc)
 void __sanitizer_cov_trace_pc(void)
 {
     uintptr_t pc = (uintptr_t)__builtin_return_address(0);
-    if (__builtin_expect(pc - cov.last_lo >= cov.last_len, 0))
+    if (__builtin_expect(pc - last_lo >= last_len, 0))
         trace_pc_switch(pc);
     else
         hit_pc(pc);
@@ -283,20 +316,24 @@ void __sanitizer_cov_trace_pc(void)
 
 int fgi_cov_enabled(void)
 {
-    return cov.enabled;
+    return atomic_load_explicit(&cov.enabled, memory_order_relaxed);
 }
 
 void fgi_cov_reset(void)
 {
     for (unsigned i = 0; i < cov.nmods; i++)
         memset(cov.mods[i].counters, 0, cov.mods[i].count);
-    if (cov.pc_used) {
-        if (cov.ntouched > PC_TOUCHED)
-            memset(cov.pc_map, 0, sizeof cov.pc_map);
+    if (atomic_load_explicit(&cov.pc_used, memory_order_relaxed)) {
+        /* Relaxed stores, not memset: a target's thread may still be running instrumented
+         * code (its counters' stores are relaxed atomics too, bump). */
+        unsigned n = atomic_load_explicit(&cov.ntouched, memory_order_relaxed);
+        if (n > PC_TOUCHED)
+            memset(cov.pc_map, 0, sizeof cov.pc_map); /* a case of 4096+ slots: rare */
         else
-            for (unsigned i = 0; i < cov.ntouched; i++)
-                cov.pc_map[cov.touched[i]] = 0;
-        cov.ntouched = 0;
+            for (unsigned i = 0; i < n; i++)
+                __atomic_store_n(&cov.pc_map[__atomic_load_n(&cov.touched[i], __ATOMIC_RELAXED)],
+                                 0, __ATOMIC_RELAXED);
+        atomic_store_explicit(&cov.ntouched, 0, memory_order_relaxed);
     }
 }
 
@@ -396,12 +433,18 @@ size_t fgi_cov_features(uint64_t *out, uint32_t *dense, size_t cap)
     sink s = {out, dense, cap, 0};
     for (unsigned i = 0; i < cov.nmods; i++)
         scan(cov.mods[i].counters, cov.mods[i].count, cov.mods[i].id, cov.mods[i].dense, &s);
-    if (cov.pc_used && cov.ntouched > PC_TOUCHED) {
+    int pc_used = atomic_load_explicit(&cov.pc_used, memory_order_relaxed);
+    unsigned ntouched = atomic_load_explicit(&cov.ntouched, memory_order_relaxed);
+    if (pc_used && ntouched > PC_TOUCHED) {
         scan(cov.pc_map, PC_MAP_SIZE, PC_MAP_ID, 0, &s);
-    } else if (cov.pc_used) {
-        for (unsigned i = 0; i < cov.ntouched; i++) {
-            uint32_t j = cov.touched[i];
-            put(&s, FEATURE(PC_MAP_ID, j, cov.pc_map[j]), DENSE(0, j, cov.pc_map[j]));
+    } else if (pc_used) {
+        /* Relaxed loads: a target's thread may still be writing (bump); a place it has
+         * claimed but not yet filled names a stale slot, which holds no hit. */
+        for (unsigned i = 0; i < ntouched; i++) {
+            uint32_t j = __atomic_load_n(&cov.touched[i], __ATOMIC_RELAXED);
+            uint8_t h = __atomic_load_n(&cov.pc_map[j], __ATOMIC_RELAXED);
+            if (h)
+                put(&s, FEATURE(PC_MAP_ID, j, h), DENSE(0, j, h));
         }
     }
     return s.hit;
@@ -426,5 +469,5 @@ size_t fgi_cov_edges_total(void)
     size_t n = 0;
     for (unsigned i = 0; i < cov.nmods; i++)
         n += cov.mods[i].count;
-    return n + (cov.pc_used ? PC_MAP_SIZE : 0);
+    return n + (atomic_load_explicit(&cov.pc_used, memory_order_relaxed) ? PC_MAP_SIZE : 0);
 }

@@ -177,7 +177,7 @@ void fgi_control_stuck(void *ctx, unsigned running_ms)
     fgi_sink_put(&k, ". The findings stored so far are kept; this run's reports are not "
                      "written. Not a finding: replay the input to see whether it hangs.\n");
     const fgi_case_state *c = &fgi_case_now;
-    if (c->active && c->data) {
+    if (fgi_case_running() && c->data) {
         fgi_sink_put(&k, "fuzzgate:   input (");
         fgi_sink_u64(&k, c->size);
         fgi_sink_put(&k, c->size ? " bytes): " : " bytes)");

@@ -1,10 +1,15 @@
 /* test/unit/test_coverage.c — the SanitizerCoverage runtime: modules register, counters become
- * bucketed features, and a feature names a module and an index, never an address. */
+ * bucketed features, a feature names a module and an index, never an address, and what a
+ * thread's edges decide is its own. */
 #include "test/support/check.h"
 #include "engine/feedback/sancov.h"
 
 #include "engine/feedback/coverage.h"
+#include "oracle/harness.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 
@@ -128,5 +133,82 @@ FG_TEST(coverage_trace_pc_guard_counts_per_guard)
     __sanitizer_cov_trace_pc_guard(&off); /* a guard that is not ours is ignored */
     seen t = {.n = 0};
     CHECK_EQ_U(collect(&t), 2);
+    fgi_cov_reset();
+}
+
+/* ---- threads ----------------------------------------------------------------------------- */
+
+/* Trace-pc from other threads while a case runs: one calling the callback from this
+ * program's code, one from libc's (qsort calls it as its comparator, so the return address
+ * the callback looks up is in another module and its range switches), as a target's
+ * worker threads would. */
+static atomic_int threads_stop;
+
+static void *edges_here(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&threads_stop))
+        for (int i = 0; i < 1000; i++)
+            __sanitizer_cov_trace_pc();
+    return NULL;
+}
+
+static void *edges_in_libc(void *arg)
+{
+    (void)arg;
+    int v[64];
+    for (int i = 0; i < 64; i++)
+        v[i] = 64 - i;
+    /* A comparator of the wrong type, on purpose: the x86-64 and arm64 calling conventions
+     * ignore the arguments, and its "result" only reorders a scratch array. */
+    int (*cmp)(const void *, const void *) =
+        (int (*)(const void *, const void *))(void (*)(void))__sanitizer_cov_trace_pc;
+    while (!atomic_load(&threads_stop))
+        qsort(v, 64, sizeof v[0], cmp);
+    return NULL;
+}
+
+static unsigned body_edges; /* trace-pc calls the case body made before it ended */
+
+static uint64_t budget_body(const uint8_t *data, size_t size)
+{
+    (void)data, (void)size;
+    fgi_cov_budget(5000);
+    for (body_edges = 0; body_edges < 100000; body_edges++)
+        __sanitizer_cov_trace_pc();
+    return 0;
+}
+
+static const fg_target budget_target = {.name = "budget", .run = budget_body};
+
+/* The edge budget is the case thread's: its 5001st edge ends the case, whatever the
+ * target's other threads execute meanwhile (shared, their edges spent it early, and
+ * their decrements raced the case's). Run under SANITIZE=thread, the range each thread
+ * looked up last and the touched list are free of data races too. */
+FG_TEST(coverage_trace_pc_budget_and_range_are_each_threads_own)
+{
+    pthread_t t[3];
+    atomic_store(&threads_stop, 0);
+    int started = pthread_create(&t[0], NULL, edges_here, NULL) == 0;
+    started += pthread_create(&t[1], NULL, edges_in_libc, NULL) == 0;
+    started += pthread_create(&t[2], NULL, edges_here, NULL) == 0;
+    CHECK_EQ_U(started, 3);
+    for (int round = 0; round < 20 && started == 3; round++) {
+        fgi_harness h;
+        fgi_case_result res;
+        CHECK(fgi_harness_open(&h, &budget_target) == FG_OK);
+        CHECK(fgi_harness_reserve(&h, 1) == FG_OK);
+        static const uint8_t one[1] = {0};
+        fgi_harness_run(&h, one, 1, &res);
+        fgi_harness_close(&h);
+        CHECK(res.status == FGI_CASE_ENDED && strcmp(res.kind, "timeout") == 0);
+        CHECK_EQ_U(body_edges, 5000); /* 5000 counted, the 5001st ended it */
+        if (body_edges != 5000)
+            break;
+    }
+    atomic_store(&threads_stop, 1);
+    for (int i = 0; i < started; i++)
+        pthread_join(t[i], NULL);
+    fgi_cov_budget(0);
     fgi_cov_reset();
 }

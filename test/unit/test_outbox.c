@@ -21,8 +21,8 @@ static uint8_t byte_at(size_t k)
 
 typedef struct writer {
     fgi_outbox *box;
-    int rc;
-    unsigned fulls;  /* puts that found the ring full */
+    _Atomic int rc;   /* read by the reader while the writer runs */
+    _Atomic unsigned fulls; /* puts that found the ring full */
 } writer;
 
 /* Puts TOTAL bytes in pieces of 1..3*RING, as room allows. */
@@ -34,14 +34,17 @@ static void *write_all(void *arg)
     fgi_rng r;
     fgi_rng_case(&r, 5, 1, 0);
     while (at < TOTAL && w->rc == 0) {
-        size_t n = FGI_MIN(1 + fgi_rng_below(&r, sizeof piece), TOTAL - at);
+        size_t want = 1 + fgi_rng_below(&r, sizeof piece); /* once: FGI_MIN reads twice */
+        size_t n = FGI_MIN(want, TOTAL - at);
         for (size_t k = 0; k < n; k++)
             piece[k] = byte_at(at + k);
         long put = fgi_outbox_put(w->box, piece, n);
         if (put < 0)
             w->rc = -1;
-        else if (put == 0)
-            w->fulls++, usleep(10);
+        else if (put == 0) {
+            w->fulls++;
+            usleep(10);
+        }
         at += put > 0 ? (size_t)put : 0;
     }
     return NULL;

@@ -417,7 +417,7 @@ static uint8_t cand_byte(unsigned i, size_t k)
 
 typedef struct ring_writer {
     fgi_wire_link link;
-    fg_error rc;
+    _Atomic int rc;   /* an fg_error; read by the reader while the writer runs */
 } ring_writer;
 
 static void *put_all(void *arg)
