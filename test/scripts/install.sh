@@ -216,8 +216,14 @@ else
         clang lf_magic.o $lflibs -o harness) >"$work/nolink.log" 2>&1; then
         (cd "$work/nolink" && ./harness -fork=1 -runs=50000 -seed=1 corpus >out 2>&1)
         st=$?
-        n=$(ls "$work"/nolink/crash-* 2>/dev/null | wc -l)
-        [ $st -eq 77 ] && [ "$n" -eq 2 ] &&
+        m=0 k=0 n=0
+        for f in "$work"/nolink/crash-*; do
+            [ -f "$f" ] || continue
+            n=$((n + 1))
+            head -c 9 "$f" | od -An -tx1 | tr -d ' \n' | grep -q '^4d8a5a674d34673163$' && m=1
+            [ "$(cat "$f")" = Kfrobnicate ] && k=1
+        done
+        [ $st -eq 77 ] && [ $m -eq 1 ] && [ $k -eq 1 ] &&
             grep -q 'Loaded 1 module' "$work/nolink/out" &&
             ok "clang -fsanitize=fuzzer-no-link: links with the driver, both bugs found" ||
             bad "clang -fsanitize=fuzzer-no-link harness: status $st, $n crash files"
