@@ -132,9 +132,21 @@ LF_MAIN_OBJ := $(B)/bridge/harness/libfuzzer_main.o
         libfuzzer afl coverage
 all: $(B)/libfuzzgate.a $(B)/libfuzzgate_main.a $(B)/libfuzzgate_libfuzzer.a $(B)/fuzzgate
 
+# The comparison flags a user's target gets from the pkg-config modules (fuzzgate.pc.in's
+# -fno-builtin-<f> list), on every target here too: gcc and clang -O2 expand a memcmp or a
+# strcmp with a constant operand inline, where the interposed function never hears it, and
+# not the same ones (the gate must run the same cases under either). gcc also expands
+# __builtin_strcmp and __builtin_strncmp against a constant under 3 bytes whatever the
+# -fno-builtin flags say; its --param stops that (clang, which calls them, refuses the
+# --param under -Werror, so it is not in the modules: docs/writing-targets.md).
+CMP_FLAGS := $(filter -fno-builtin-%,$(shell sed -n 's/^Cflags: //p' fuzzgate.pc.in))
+ifneq ($(shell $(CC) --version 2>/dev/null | grep -q clang && echo 1),1)
+CMP_FLAGS += --param=builtin-string-cmp-inline-length=0
+endif
+
 # Rebuild everything when the compiler or flags change.
 FLAGS_LINE := $(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) SANITIZE=$(SANITIZE) INSTRUMENT=$(INSTRUMENT) \
-              BROTLI=$(HAVE_BROTLI) COVERAGE=$(COVERAGE)
+              BROTLI=$(HAVE_BROTLI) COVERAGE=$(COVERAGE) CMP=$(CMP_FLAGS)
 $(B)/flags.stamp: FORCE
 	@mkdir -p $(B)
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(FLAGS_LINE)' ]; then echo '$(FLAGS_LINE)' > $@; fi
@@ -179,6 +191,11 @@ $(TARGET_OBJ) $(PLANTED_OBJ): CFLAGS_ALL += $(COVFLAGS)
 endif
 # strcmp against a short constant is expanded inline without it (planted_search.c).
 $(B)/test/planted/planted_search.o: CFLAGS_ALL += -fno-builtin
+
+# The comparison flags (CMP_FLAGS, above) on the code under test. The engine's option parser is code under test too (the options target calls it in its
+# cases), so it is compiled as a target is.
+$(TARGET_OBJ) $(PLANTED_OBJ) $(B)/test/planted/lf_planted.o $(B)/test/planted/lf_xml.o \
+	$(B)/test/planted/lf_custom.o $(B)/engine/run/options.o: CFLAGS_ALL += $(CMP_FLAGS)
 
 # Source coverage (make coverage) goes on the code under test only, as INSTRUMENT does: the
 # engine's own lines would drown the targets' in the report. -O0 (the later flag wins) so
@@ -250,7 +267,8 @@ $(B)/test-lf-xml: $(B)/test/planted/lf_xml.o $(B)/libfuzzgate_libfuzzer.a $(B)/l
 
 # The same harness's clean twin compiled as `pkg-config --cflags fuzzgate-libfuzzer` compiles
 # a user's: with the module's own Cflags line, so the tests see what users get.
-LF_PC_CFLAGS := $(shell sed -n 's/^Cflags: //p' fuzzgate-libfuzzer.pc.in)
+LF_PC_CFLAGS := $(shell sed -n 's/^Cflags: //p' fuzzgate-libfuzzer.pc.in) \
+	$(filter-out -I%,$(shell sed -n 's/^Cflags: //p' fuzzgate.pc.in))
 $(B)/test/planted/lf_planted_cov.o: test/planted/lf_planted.c $(B)/flags.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LF_PC_CFLAGS) -DLF_PLANTED_CLEAN=1 -I. -c $< -o $@

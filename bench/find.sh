@@ -43,7 +43,7 @@ SEEDS=${FIND_SEEDS:-1 2 3}
 CASES=${FIND_CASES:-10000000}
 SECONDS_CAP=${FIND_SECONDS:-60}
 BUGS=${FIND_BUGS:-magic4 memcmp8 strcmp ladder16 switch2 lenfield maze mazesig strtod strtol crc32}
-PBUGS=${FIND_PLAIN_BUGS:-prefix4 keyword rungs16 maze tlv kv}
+PBUGS=${FIND_PLAIN_BUGS:-prefix4 keyword rungs16 maze tlv kv fields16 grid config records}
 ROWS=${FIND_ROWS:-all}
 case $ROWS in
 all) ;;

@@ -2,15 +2,16 @@
 #
 # Imported targets, static archives, each carrying its pkg-config module's Cflags as compile
 # options (fuzzgateBuild.cmake: one source for both):
-#   fuzzgate::fuzzgate   the engine, libfuzzgate.a: the include directory, -lpthread -lm and
-#                        Brotli's libraries when this install has the Brotli oracle. For a
-#                        test program with its own main that calls fg_gate_run (the module
-#                        `fuzzgate`).
+#   fuzzgate::fuzzgate   the engine, libfuzzgate.a: the include directory, the comparison
+#                        flags (-fno-builtin-<f>: the comparisons the engine hooks stay
+#                        calls), -lpthread -lm and Brotli's libraries when this install has
+#                        the Brotli oracle. For a test program with its own main that calls
+#                        fg_gate_run (the module `fuzzgate`).
 #   fuzzgate::main       fuzzgate's driver main(), libfuzzgate_main.a, then fuzzgate::fuzzgate:
 #                        your target objects and this are a fuzzgate binary (`fuzzgate-main`).
 #   fuzzgate::libfuzzer  a main() with libFuzzer's command line for an LLVMFuzzerTestOneInput
 #                        harness, libfuzzgate_libfuzzer.a, then fuzzgate::fuzzgate; its compile
-#                        options are the coverage and comparison flags (`fuzzgate-libfuzzer`).
+#                        options add the coverage flags (`fuzzgate-libfuzzer`).
 # Functions (fuzzgateFunctions.cmake): fuzzgate_add_target, fuzzgate_add_libfuzzer.
 # Variables: fuzzgate_VERSION (find_package sets it), FUZZGATE_HAVE_BROTLI (1 or 0).
 #

@@ -13,6 +13,8 @@ static const struct {
 } plain_bugs[] = {
     {"prefix4", pbug_prefix4}, {"rungs16", pbug_rungs16}, {"maze", pbug_maze},
     {"tlv", pbug_tlv},         {"kv", pbug_kv},           {"keyword", pbug_keyword},
+    {"fields16", pbug_fields16}, {"grid", pbug_grid},     {"config", pbug_config},
+    {"records", pbug_records},
 };
 
 static int (*plain_bug)(const uint8_t *d, size_t n, uint64_t *sig);

@@ -9,7 +9,14 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* A signature of two small values, never 0 (0 is "nothing to say"). */
+static uint64_t psig(uint64_t a, uint64_t b)
+{
+    return 1 + (a << 40 ^ b);
+}
 
 /* (1) A 4-byte prefix checked byte by byte; the signature is how many bytes matched. */
 static int pbug_prefix4(const uint8_t *d, size_t n, uint64_t *sig)
@@ -167,4 +174,154 @@ static int pbug_keyword(const uint8_t *d, size_t n, uint64_t *sig)
     s[take] = '\0';
     *sig = 0;
     return strcmp(s, "blueberry") == 0;
+}
+
+/* The rows below are the shapes above written another way each, as a user would write them
+ * outside the project (issue 33): the search must not depend on how one planted test is
+ * spelled. */
+
+/* (7) A ladder of 16 fixed-width fields: each is a tag byte and a filler byte the parser
+ * does not read, and tag i must be key[i]. The signature is the number of fields accepted:
+ * the next byte that matters is two past the last one that did. */
+static int pbug_fields16(const uint8_t *d, size_t n, uint64_t *sig)
+{
+    static const uint8_t key[16] = {'#', 0x91, 'q', 0x04, 'L', 0xd7, '=', 'e',
+                                    0x6b, 'W', 0x00, 0xa3, '8', 'k', 0xf0, '/'};
+    unsigned ok = 0;
+    for (size_t at = 0; ok < 16 && at + 2 <= n; at += 2) {
+        if (d[at] != key[ok])
+            break;
+        ok++;
+    }
+    *sig = psig(1, ok);
+    return ok == 16;
+}
+
+/* (8) An 8x8 grid walked by 'n', 's', 'e', 'w'; any other byte, a wall or the edge ends the
+ * walk. The signature is the cell the walk stopped on; G is the bug (21 moves at least). */
+static int pbug_grid(const uint8_t *d, size_t n, uint64_t *sig)
+{
+    static const char grid[8][9] = {
+        ".....#..",
+        ".###.#.#",
+        ".#...#..",
+        ".#.###.#",
+        "...#...#",
+        "##.#.#..",
+        "...#.##.",
+        ".#...#G.",
+    };
+    int x = 0, y = 0;
+    for (size_t i = 0; i < n; i++) {
+        int dx = d[i] == 'e' ? 1 : d[i] == 'w' ? -1 : 0;
+        int dy = d[i] == 's' ? 1 : d[i] == 'n' ? -1 : 0;
+        if ((dx | dy) == 0)
+            break;
+        if (x + dx < 0 || x + dx > 7 || y + dy < 0 || y + dy > 7 ||
+            grid[y + dy][x + dx] == '#')
+            break;
+        x += dx;
+        y += dy;
+        if (grid[y][x] == 'G')
+            return 1;
+    }
+    *sig = psig(2, (uint64_t)(y * 8 + x));
+    return 0;
+}
+
+/* (9) A config of "key = value" lines ('\n' or ';' between them, spaces around '='
+ * allowed): keys and the mode's words compared with strcmp, the level read with strtol.
+ * With mode "turbo" a level above 9000 is the bug. The signature is which keys were seen
+ * and whether the mode was turbo; what the level was is not said. */
+static int pbug_config(const uint8_t *d, size_t n, uint64_t *sig)
+{
+    char text[129], *save = NULL;
+    size_t take = n < sizeof text - 1 ? n : sizeof text - 1;
+    memcpy(text, d, take);
+    text[take] = '\0';
+    unsigned keys = 0, turbo = 0;
+    long level = 0;
+    for (char *line = strtok_r(text, "\n;", &save); line;
+         line = strtok_r(NULL, "\n;", &save)) {
+        char *eq = strchr(line, '=');
+        if (!eq)
+            continue;
+        char *k = line, *v = eq + 1, *e = eq;
+        while (*k == ' ')
+            k++;
+        while (e > k && e[-1] == ' ')
+            e--;
+        *e = '\0';
+        while (*v == ' ')
+            v++;
+        if (strcmp(k, "mode") == 0) {
+            keys |= 1;
+            turbo = strcmp(v, "turbo") == 0;
+        } else if (strcmp(k, "level") == 0) {
+            keys |= 2;
+            level = strtol(v, NULL, 10);
+        } else if (strcmp(k, "user") == 0) {
+            keys |= 4;
+        } else if (strcmp(k, "retries") == 0) {
+            keys |= 8;
+        }
+    }
+    *sig = psig(3, keys | turbo << 4);
+    return turbo && level > 9000;
+}
+
+/* (10) A record stream behind a 4-byte memcmp magic: records of a type byte, a big-endian
+ * 2-byte length and that many bytes. 'S' opens a section (its name at most 8 bytes), 'N' is
+ * a note (at most 32 bytes, checked), 'C' closes the section; 'B' in an open section copies
+ * its bytes into a 24-byte buffer, checking the length against what is present but not
+ * against the buffer: the overflow. The signature is where and why the parse stopped, the
+ * last record type, whether a section is open and the records read (capped). */
+static int pbug_records(const uint8_t *d, size_t n, uint64_t *sig)
+{
+    enum { DONE, NO_MAGIC, SHORT, BAD_TYPE, TOO_LONG, NESTED } why = DONE;
+    unsigned count = 0, open = 0;
+    uint8_t last = 0;
+    size_t at = 4;
+    if (n < 4 || memcmp(d, "\x89REC", 4) != 0) {
+        *sig = psig(4, NO_MAGIC);
+        return 0;
+    }
+    while (at < n) {
+        if (n - at < 3) {
+            why = SHORT;
+            break;
+        }
+        uint8_t type = d[at];
+        size_t len = (size_t)d[at + 1] << 8 | d[at + 2];
+        if (len > n - at - 3) {
+            why = SHORT;
+            break;
+        }
+        if (type == 'S') {
+            if (open || len > 8) {
+                why = open ? NESTED : TOO_LONG;
+                break;
+            }
+            open = 1;
+        } else if (type == 'N') {
+            if (len > 32) {
+                why = TOO_LONG;
+                break;
+            }
+        } else if (type == 'C') {
+            open = 0;
+        } else if (type == 'B' && open) {
+            if (len > 24)
+                return 1;
+        } else {
+            why = BAD_TYPE;
+            break;
+        }
+        last = type;
+        count++;
+        at += 3 + len;
+    }
+    *sig = psig(4, (uint64_t)why << 16 | (uint64_t)last << 8 | open << 4 |
+                               (count > 7 ? 7 : count));
+    return 0;
 }

@@ -524,22 +524,32 @@ static size_t ascii_number(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
 }
 
 /* A byte at or just after where the base's news was (its hot position): a parser that
- * got one byte further usually wants the next byte right. Overwrites it, or appends when
- * the input ends there. */
+ * got one step further usually wants the next byte right. Mostly the byte after it, or the
+ * one a step on when the base's news lay a step past its own base's (a ladder of fields:
+ * m->stride); else that byte itself or the next two. The value is random, or one time in four
+ * a byte of the input's own (a walk's moves, a format's alphabet). Where the input ends
+ * before that byte, it grows at its end by the byte and the rest of a step, the rest copied
+ * from a step earlier (the last field's other bytes). */
 static size_t hot_byte(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
 {
     if (m->hot == 0)
         return FGI_MUT_SKIP;
-    uint64_t d = fgi_rng_below(m->rng, 8); /* mostly the next byte, else this one or near */
-    size_t pos = (size_t)m->hot - 1 + (d < 4 ? 1 : d < 6 ? 0 : d - 4);
+    size_t step = m->stride ? m->stride : 1;
+    uint64_t d = fgi_rng_below(m->rng, 8);
+    size_t pos = (size_t)m->hot - 1 + (d < 3 ? step : d < 5 ? 1 : d == 5 ? 0 : d - 4);
+    uint8_t v = size && fgi_rng_chance(m->rng, 1, 4) ? buf[fgi_rng_below(m->rng, size)]
+                                                      : random_byte(m->rng);
     if (pos >= size) {
         if (size >= max)
             return FGI_MUT_SKIP;
-        buf[size] = random_byte(m->rng);
-        return size + 1;
+        size_t end = FGI_MIN(size + step, max);
+        for (size_t j = size + 1; j < end; j++)
+            buf[j] = j >= step ? buf[j - step] : random_byte(m->rng);
+        buf[size] = v;
+        return end;
     }
     uint8_t old = buf[pos];
-    buf[pos] = random_byte(m->rng);
+    buf[pos] = v;
     if (buf[pos] == old)
         buf[pos] ^= (uint8_t)(1 + fgi_rng_below(m->rng, 255));
     return size;

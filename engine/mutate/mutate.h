@@ -28,6 +28,8 @@ typedef struct fgi_mut {
     const fgi_cmp_str *local_strs; /* the base's own string comparisons (borrowed) */
     size_t nlocal_strs;
     uint32_t hot;          /* 1 + where the base's news was (fgi_entry.hot); 0: unknown */
+    uint32_t stride;       /* how far past its own base's news the base's was (fgi_entry.stride):
+                            * a ladder's stride, the next field's distance; 0: unknown */
     unsigned depth;        /* most mutators to stack, 1..FGI_MUT_STACK (0: FGI_MUT_DEFAULT) */
     unsigned napplied;                /* mutators applied to the last fgi_mutate */
     uint8_t applied[FGI_MUT_STACK];   /* their indices into fgi_mutators, in order */

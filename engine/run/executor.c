@@ -324,6 +324,8 @@ static void generate_one(run *r, uint64_t seq)
     r->ex.mut.other = other->data;
     r->ex.mut.other_size = other->size;
     fgi_sched_lend(base, &r->ex.mut);
+    if (r->t->domain && r->ex.mut.depth < 2) /* a domain's byte havoc blends, never alone */
+        r->ex.mut.depth = 2;
     fgi_bytes_context(&r->ex.mut);
     if (r->t->domain) /* structured mutation blended with byte havoc (engine/mutate/domain.c) */
         size = fgi_domain_mutate(r->t->domain, &r->ex.mut, base->data, base->size, r->ex.work,

@@ -266,7 +266,7 @@ fg_error fg_options_parse(fg_options *opt, int argc, char **argv, int *nposition
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
         const row *r = row_by_flag(name, len);
         const char *value = eq ? eq + 1 : NULL;
-        if (!r && len > 3 && strncmp(name, "no-", 3) == 0 && !eq) {
+        if (!r && !eq && len > 3 && strncmp(name, "no-", 3) == 0) {
             r = row_by_flag(name + 3, len - 3);
             if (r && r->type == T_BOOL)
                 value = "0";

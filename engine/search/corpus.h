@@ -13,6 +13,8 @@
 #include "engine/base/rng.h"
 
 #define FGI_ENTRY_FEATS 8 /* arbitrary: enough to say how rare what an entry found is */
+#define FGI_STRIDE_MAX 16   /* the widest ladder step believed (fgi_entry.stride); arbitrary: a
+                           * record header or a few fields */
 
 typedef struct fgi_entry {
     uint8_t *data;  /* owned */
@@ -33,6 +35,9 @@ typedef struct fgi_entry {
     uint32_t finds;  /* kept inputs made from it */
     uint32_t hot;    /* 1 + the first byte where it differs from the entry it was made
                       * from (where the news was); 0 when unknown */
+    uint32_t parent; /* 1 + the index of the entry it was made from; 0 none (replayed) */
+    uint32_t stride; /* hot less its base's hot, when that is 1..FGI_STRIDE_MAX: how far one
+                      * step of a ladder reaches (the next field is as far on); 0 unknown */
     uint32_t work;   /* the comparisons its run made (its cost, schedule.h); 0: unknown */
 } fgi_entry;
 

@@ -99,6 +99,15 @@ static uint32_t first_difference(const uint8_t *a, size_t na, const uint8_t *b, 
     return i >= UINT32_MAX ? 0 : (uint32_t)i + 1;
 }
 
+/* Where entry e's news is, against the base b it was made from: its hot position, and its
+ * stride, how far that lies past b's own (a ladder's next rung is likely as far on again). */
+static void note_news(fgi_entry *e, const fgi_entry *b)
+{
+    e->hot = first_difference(b->data, b->size, e->data, e->size);
+    uint32_t stride = e->hot > b->hot && b->hot ? e->hot - b->hot : 0;
+    e->stride = stride <= FGI_STRIDE_MAX ? stride : 0;
+}
+
 int fgi_sched_kept(fgi_sched *s, fgi_corpus *c, size_t index, const fgi_cand *cand)
 {
     FG_ASSERT(index < c->count);
@@ -110,7 +119,8 @@ int fgi_sched_kept(fgi_sched *s, fgi_corpus *c, size_t index, const fgi_cand *ca
         return -1;
     if (cand->base && cand->base - 1 < c->count && cand->base - 1 != index) {
         fgi_entry *b = &c->entries[cand->base - 1];
-        e->hot = first_difference(b->data, b->size, e->data, e->size);
+        e->parent = (uint32_t)cand->base;
+        note_news(e, b);
         b->finds += b->finds < UINT32_MAX;
         b->since = 0;
         s->news++;
@@ -133,11 +143,11 @@ int fgi_sched_reduce(fgi_sched *s, fgi_corpus *c, const fgi_cand *cand)
         fgi_corpus_set_strs(c, (size_t)at, cand->strs, cand->nstrs) != 0)
         return -1;
     e->work = cand->work;
-    /* Where its news is in the shorter bytes: against the base it was made from. */
-    if (cand->base - 1 < c->count && cand->base - 1 != (uint64_t)at) {
-        const fgi_entry *b = &c->entries[cand->base - 1];
-        e->hot = first_difference(b->data, b->size, e->data, e->size);
-    }
+    /* Where its news is in the shorter bytes: against the entry it was first made from
+     * (the shorter input was mostly made from this entry itself, and an erased byte before
+     * the old hot position would leave that pointing past the news). */
+    if (e->parent && e->parent - 1 < c->count && e->parent - 1 != (uint64_t)at)
+        note_news(e, &c->entries[e->parent - 1]);
     s->news++;
     return 1;
 }

@@ -45,13 +45,14 @@ static inline size_t fgi_sched_room(const fgi_sched *s, size_t base_size, size_t
  * from 256, up to FGI_MUT_STACK). */
 static inline void fgi_sched_lend(const fgi_entry *base, fgi_mut *m)
 {
-    unsigned depth = 2 + 63u - (unsigned)__builtin_clzll(1 + base->since / 256);
+    unsigned depth = 1 + 63u - (unsigned)__builtin_clzll(1 + base->since / 128);
     m->local = base->cmps;
     m->nlocal = base->ncmps;
     m->nlocal_reals = base->nreals;
     m->local_strs = base->strs;
     m->nlocal_strs = base->nstrs;
     m->hot = base->hot;
+    m->stride = base->stride;
     m->depth = depth < FGI_MUT_STACK ? depth : FGI_MUT_STACK;
 }
 

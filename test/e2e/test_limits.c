@@ -158,7 +158,9 @@ FG_TEST(limits_depth_run_with_a_timeout_ends_on_time)
     CHECK(ms >= 0 && ms < 5000);
     CHECK(r.exited && r.code == 1);
     CHECK(strstr(r.out, "timeout timeout-") != NULL);
-    CHECK(strstr(r.out, "minimised") != NULL); /* "not minimised (time)", or done */
+    /* "not minimised (time)", or done; a 1-byte input (the search's draws decide) has
+     * nothing to minimise, and the run says nothing of it. */
+    CHECK(strstr(r.out, "minimised") != NULL || strstr(r.out, ", 1 bytes, ") != NULL);
     snprintf(dir, sizeof dir, "%s/f/planted_hang", root);
     CHECK(fgt_find(dir, "timeout-", ".bin", NULL, 0) == 1);
     snprintf(dir, sizeof dir, "%s/f/report.json", root);

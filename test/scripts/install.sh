@@ -5,8 +5,10 @@
 # reproduces it; build a libFuzzer harness with `pkg-config fuzzgate-libfuzzer` and check
 # that `./harness -runs=100000 -seed=1 corpus/` finds its planted bug and writes
 # crash-<sha1>; build one with clang from the module's flags alone and check that it finds an
-# inlined-memcmp magic and a strcmp keyword; and that the interposed memcmp family is linked
-# without a reference to it. Run by `make check` from the repository root.
+# inlined-memcmp magic and a strcmp keyword; build app_compare.c at -O2 under gcc and clang
+# with fuzzgate-main's flags and check that its strcmp keyword and memcmp magic fall within
+# 20,000 cases for ten seeds; and that the interposed memcmp family is linked without a
+# reference to it. Run by `make check` from the repository root.
 set -u
 CC=${CC:-cc}
 SANFLAGS=
@@ -43,6 +45,40 @@ case "${SANITIZE:-}" in
        bad "strcmp/memcmp not interposed in a program linked with libfuzzgate.a"
    fi ;;
 esac
+
+# Comparisons the compilers expand inline: a strcmp keyword over a local copy and an 8-byte
+# memcmp magic, no signature, built at -O2 with the module's flags alone, under $CC and the
+# other of gcc and clang. Both bugs within the default 20,000 cases, for every seed of ten.
+cp test/outside/app_compare.c "$work/"
+ccs=$CC
+if "$CC" --version 2>/dev/null | grep -q clang; then other=gcc; else other=clang; fi
+if [ -n "$SANFLAGS" ]; then
+    echo "install: SKIPPED: the inlined comparisons under $other (the staged library is a" \
+        "$CC sanitizer build; $other would link another sanitizer runtime)"
+elif ! command -v "$other" >/dev/null 2>&1; then
+    echo "install: SKIPPED: the inlined comparisons under $other (not installed)"
+else
+    ccs="$ccs $other"
+fi
+for cc in $ccs; do
+    if ! (cd "$work" && $cc -std=c11 -O2 $WFLAGS $SANFLAGS app_compare.c $flags -o cmp); then
+        bad "building app_compare.c with $cc -O2 and fuzzgate-main's flags failed"
+        continue
+    fi
+    missed=
+    for seed in 1 2 3 4 5 6 7 8 9 10; do
+        rm -rf "$work/fc"
+        (cd "$work" && ./cmp --seed="$seed" --cases=20000 --findings=fc >cout 2>/dev/null)
+        st=$?
+        for t in app_keyword app_magic; do
+            [ $st -eq 1 ] && grep -q "^$t: FAIL 20000 cases" "$work/cout" &&
+                ls "$work"/fc/$t/check-*.bin >/dev/null 2>&1 || missed="$missed $t@$seed"
+        done
+    done
+    [ -z "$missed" ] &&
+        ok "$cc -O2, fuzzgate-main's flags: a strcmp keyword and a memcmp magic, 10 seeds" ||
+        bad "$cc -O2, fuzzgate-main's flags: not found within 20000 cases:$missed"
+done
 
 # The planted check.
 (cd "$work" && ./app --findings=f app_parse >out 2>err)
@@ -180,8 +216,14 @@ else
         clang lf_magic.o $lflibs -o harness) >"$work/nolink.log" 2>&1; then
         (cd "$work/nolink" && ./harness -fork=1 -runs=50000 -seed=1 corpus >out 2>&1)
         st=$?
-        n=$(ls "$work"/nolink/crash-* 2>/dev/null | wc -l)
-        [ $st -eq 77 ] && [ "$n" -eq 2 ] &&
+        m=0 k=0 n=0
+        for f in "$work"/nolink/crash-*; do
+            [ -f "$f" ] || continue
+            n=$((n + 1))
+            head -c 9 "$f" | od -An -tx1 | tr -d ' \n' | grep -q '^4d8a5a674d34673163$' && m=1
+            [ "$(cat "$f")" = Kfrobnicate ] && k=1
+        done
+        [ $st -eq 77 ] && [ $m -eq 1 ] && [ $k -eq 1 ] &&
             grep -q 'Loaded 1 module' "$work/nolink/out" &&
             ok "clang -fsanitize=fuzzer-no-link: links with the driver, both bugs found" ||
             bad "clang -fsanitize=fuzzer-no-link harness: status $st, $n crash files"

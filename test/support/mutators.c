@@ -48,7 +48,8 @@ static int apply_once(const fgi_mutator *mu, fgi_rng *r, const fgt_input *in, ui
         reals += fgt_mutenv.local[i].kind != FGI_CMP_INTEGER;
     fgi_mut m = {.rng = r, .other = in->other, .other_size = in->other_size,
                  .scratch = scratch, .dict = fgt_mutenv.dict, .local = fgt_mutenv.local,
-                 .nlocal = fgt_mutenv.nlocal, .nlocal_reals = reals, .hot = fgt_mutenv.hot};
+                 .nlocal = fgt_mutenv.nlocal, .nlocal_reals = reals, .hot = fgt_mutenv.hot,
+                 .stride = fgt_mutenv.stride};
     size_t got = mu->fn(&m, buf, in->size, in->max);
     int ok = fgt_guard_intact(buf + in->max) && fgt_guard_intact(scratch + in->max);
     CHECK_MUT(fgt_guard_intact(buf + in->max), mu);

@@ -67,6 +67,7 @@ typedef struct fgt_mut_env {
     const fgi_cmp_int *local; /* fgi_mut.local: the base input's own comparisons, or NULL */
     size_t nlocal;
     uint32_t hot;             /* fgi_mut.hot: 1 + a position, 0 none */
+    uint32_t stride;          /* fgi_mut.stride: a ladder's step, 0 none */
 } fgt_mut_env;
 extern fgt_mut_env fgt_mutenv;
 

@@ -324,3 +324,27 @@ FG_TEST(mutate_hot_byte)
     CHECK(fgt_mut_each(mu, &end, one_byte_near_hot, &grown, FGT_TRIALS) == FGT_TRIALS);
     fgt_mutenv.hot = 0;
 }
+
+/* A ladder of 2-byte fields whose news was at position 2 (hot 3), a field past its base's:
+ * the next field's first byte is at 4, where the input ends, so it grows by a whole field
+ * there, the field's second byte copied from the last field's. */
+static int field_grown(const fgt_input *in, const uint8_t *out, size_t n, void *ctx)
+{
+    size_t *fields = ctx;
+    if (n == in->size + 2 && memcmp(out, in->data, in->size) == 0 && out[5] == out[3])
+        ++*fields;
+    return n <= in->size + 2;
+}
+
+FG_TEST(mutate_hot_byte_grows_a_field_at_the_stride)
+{
+    FGT_MUTATOR(mu, "hot_byte");
+    fgt_input in = {(const uint8_t *)"#x=y", 4, 16, NULL, 0};
+    size_t fields = 0;
+    fgt_mutenv.hot = 3;
+    fgt_mutenv.stride = 2;
+    CHECK(fgt_mut_each(mu, &in, field_grown, &fields, FGT_TRIALS) == FGT_TRIALS);
+    CHECK(fields > FGT_TRIALS / 4); /* mostly the field a stride on */
+    fgt_mutenv.hot = 0;
+    fgt_mutenv.stride = 0;
+}

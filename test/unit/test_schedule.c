@@ -60,6 +60,7 @@ FG_TEST(schedule_reduce_replaces_only_a_shorter_input_with_the_same_features)
     CHECK_EQ_U(fgi_corpus_add(&c, (const uint8_t *)"", 0, 0), 0);
     CHECK_EQ_U(fgi_corpus_add(&c, (const uint8_t *)"abcdefgh", 8, 0x51), 0);
     c.entries[1].fhash = 7;
+    c.entries[1].parent = 1; /* made from the empty entry */
     fgi_cand longer = cand_of("abcdefghij", 0x51, 7, 1);
     fgi_cand other = cand_of("abc", 0x51, 8, 1);
     fgi_cand unknown = cand_of("abc", 0x52, 7, 1);
