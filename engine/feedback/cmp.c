@@ -5,6 +5,8 @@
 #include "engine/feedback/sancov.h"
 #include "engine/base/numtext.h"
 
+#include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -468,6 +470,20 @@ void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b) { note_int(b, a, 8
  * sixteen records each flooded the ring (half of the x86 disassembler's records were its
  * switches'). A switch whose values all fit in a byte is left to byte havoc. The order of
  * the values is not assumed: clang sorts them, gcc need not. */
+/* Switch sites whose case values all fit a byte, remembered by the address of their case
+ * table (the compiler's constant array, one a site): C switches over a char promoted to
+ * int, and real code (a demangler, a lexer) runs them several times a byte, each a walk of
+ * up to a hundred values to learn there is nothing to record. Only a shortcut to the same
+ * result: a site not (or no longer) in its slot takes the walk. Relaxed atomics: a
+ * target's threads may race on a slot, and either pointer is a right answer. */
+#define BYTE_SWITCHES 512 /* arbitrary: more switch sites than a hot loop runs */
+static _Atomic(const uint64_t *) byte_switches[BYTE_SWITCHES];
+
+static size_t byte_switch_slot(const uint64_t *cases)
+{
+    return (size_t)(((uintptr_t)cases >> 3) * 0x9E3779B97F4A7C15ull >> 32) % BYTE_SWITCHES;
+}
+
 void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases)
 {
     uint64_t n = cases[0], bits = cases[1];
@@ -475,6 +491,10 @@ void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases)
         cmp.work += fgi_case_on_thread(); /* a switch over a byte: work, no record */
         return;
     }
+    size_t slot = byte_switch_slot(cases);
+    if (val < 256 &&
+        atomic_load_explicit(&byte_switches[slot], memory_order_relaxed) == cases)
+        return; /* the walk below would find every value under 256 */
     /* Branch-free: below1 is 1 + the largest value under val (0: none), above the smallest
      * over it (UINT64_MAX: none, or that value, which a byte's havoc never needs). */
     uint64_t below1 = 0, above = UINT64_MAX, big = val;
@@ -485,8 +505,11 @@ void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases)
         above = hi < above ? hi : above;
         big |= c;
     }
-    if (big < 256)
+    if (big < 256) {
+        atomic_store_explicit(&byte_switches[slot], (const uint64_t *)cases,
+                              memory_order_relaxed);
         return;
+    }
     uint8_t width = (uint8_t)(bits / 8);
     if (below1)
         note_int(val, below1 - 1, width, 1);

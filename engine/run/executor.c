@@ -311,7 +311,7 @@ static void generate_one(run *r, uint64_t seq)
     FG_ASSERT(seq >= r->plan.nitems && r->snap.corpus.count > 0);
     uint64_t k = seq - r->plan.nitems;
     fgi_rng_case(&r->ex.rng, r->s->opt.seed, r->plan.name_hash, k);
-    long pick = fgi_corpus_pick(&r->snap.corpus, &r->snap.nov, &r->ex.rng, k);
+    long pick = fgi_corpus_pick(&r->snap.corpus, &r->snap.nov, &r->ex.rng);
     if (pick < 0)
         return fgi_run_error(r, FG_ENOMEM);
     const fgi_entry *base = &r->snap.corpus.entries[pick];

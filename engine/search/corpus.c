@@ -188,14 +188,14 @@ static int reweigh(fgi_corpus *c, const fgi_novelty *n)
     return 0;
 }
 
-long fgi_corpus_pick(fgi_corpus *c, const fgi_novelty *n, fgi_rng *r, uint64_t k)
+long fgi_corpus_pick(fgi_corpus *c, const fgi_novelty *n, fgi_rng *r)
 {
     FG_ASSERT(c->count > 0);
-    if (c->dirty || k / 256 != c->weighed_at / 256) {
-        if (reweigh(c, n) != 0)
-            return -1;
-        c->weighed_at = k;
-    }
+    /* Only when dirty: every input of the weights (hit counts, ages, picks, sizes, work)
+     * changes at a merge, which marks the corpus dirty, or with an entry, which does too.
+     * Weighing again every 256 cases, as it did, gave the same sums at O(corpus) each. */
+    if (c->dirty && reweigh(c, n) != 0)
+        return -1;
     uint64_t x = fgi_rng_below(r, c->prefix[c->count - 1]);
     size_t lo = 0, hi = c->count - 1;
     while (lo < hi) {
@@ -210,10 +210,11 @@ long fgi_corpus_pick(fgi_corpus *c, const fgi_novelty *n, fgi_rng *r, uint64_t k
 
 const uint64_t *fgi_corpus_weights(fgi_corpus *c, const fgi_novelty *n)
 {
-    /* Always recomputed: hit counts change at merges without marking the corpus dirty,
-     * and a supervisor, which never picks, must see what its executors saw. */
+    /* Recomputed when dirty, as for a pick: an executor's picks since the last merge drew
+     * from these very sums, and a supervisor, which never picks, finds the corpus dirty
+     * after every merge (fgi_sched_merged), so it sees what its executors saw. */
     FG_ASSERT(c->count > 0);
-    if (reweigh(c, n) != 0)
+    if (c->dirty && reweigh(c, n) != 0)
         return NULL;
     return c->prefix;
 }

@@ -46,8 +46,7 @@ typedef struct fgi_corpus {
     size_t count, cap;
     uint64_t *prefix;      /* prefix sums of entry weights, valid when !dirty */
     size_t prefix_cap;
-    int dirty;             /* an entry was added since the weights were computed */
-    uint64_t weighed_at;   /* the case index the weights were computed for */
+    int dirty;             /* an entry or a merge came since the weights were computed */
     const fgi_novelty *features; /* coverage features' hit counts, or NULL (borrowed) */
     uint64_t merges;       /* epoch merges so far: the clock of an entry's age */
     fgi_novelty bysig;     /* signature -> 1 + the index of the entry kept for it */
@@ -97,12 +96,14 @@ FGI_HIDDEN void fgi_corpus_set_features(fgi_corpus *c, size_t index, const uint6
  * where hits is how often its signature was produced or, when it brought coverage features
  * and c->features is set, how often the rarest of those features was hit since, and since
  * is how many cases mutated it since it last gave a kept input.
- * Weights are recomputed when the corpus grew or every 256 cases, both functions of the
- * case sequence alone. Returns -1 only when out of memory. */
-FGI_HIDDEN long fgi_corpus_pick(fgi_corpus *c, const fgi_novelty *n, fgi_rng *r, uint64_t k);
+ * Weights are recomputed when the corpus is dirty: an entry came or changed, or a merge
+ * (fgi_sched_merged) moved the hit counts, ages and picks they are made of; so a function
+ * of the case sequence alone. Returns -1 only when out of memory. */
+FGI_HIDDEN long fgi_corpus_pick(fgi_corpus *c, const fgi_novelty *n, fgi_rng *r);
 
 /* The prefix sums of the entries' weights (what fgi_corpus_pick draws from over the same
- * snapshot), computed now; borrowed until the next change. NULL when out of memory. */
+ * snapshot), computed again when the corpus is dirty; borrowed until the next change.
+ * NULL when out of memory. */
 FGI_HIDDEN const uint64_t *fgi_corpus_weights(fgi_corpus *c, const fgi_novelty *n);
 
 #endif

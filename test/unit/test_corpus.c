@@ -3,6 +3,7 @@
 #include "test/support/check.h"
 
 #include "engine/search/corpus.h"
+#include "engine/search/schedule.h"
 
 #define SEED 0x5eed0f6a7e2026ULL
 
@@ -79,14 +80,14 @@ FG_TEST(corpus_pick_is_deterministic)
         fgi_rng ra, rb;
         fgi_rng_case(&ra, SEED, 1, k);
         rb = ra;
-        long pa = fgi_corpus_pick(&a, &na, &ra, k), pb = fgi_corpus_pick(&b, &nb, &rb, k);
+        long pa = fgi_corpus_pick(&a, &na, &ra), pb = fgi_corpus_pick(&b, &nb, &rb);
         CHECK(pa == pb);
         CHECK(ra.state == rb.state); /* and leaves the stream in the same place */
         if (pa != pb)
             break;
         /* the same case asked again gives the same entry */
         fgi_rng_case(&ra, SEED, 1, k);
-        CHECK(fgi_corpus_pick(&a, &na, &ra, k) == pa);
+        CHECK(fgi_corpus_pick(&a, &na, &ra) == pa);
     }
     fgi_corpus_free(&a);
     fgi_corpus_free(&b);
@@ -106,14 +107,14 @@ FG_TEST(corpus_pick_only_valid_indices)
     fgi_rng_case(&r, SEED, 2, 0);
     CHECK_EQ_U(fgi_corpus_add(&c, buf, 3, 0), 0);
     for (uint64_t k = 0; k < 100; k++) /* one entry: always it */
-        CHECK(fgi_corpus_pick(&c, &n, &r, k) == 0);
+        CHECK(fgi_corpus_pick(&c, &n, &r) == 0);
     uint64_t k = 100;
     for (unsigned grow = 1; grow < 200; grow++) {
         CHECK_EQ_U(fgi_corpus_add(&c, buf, grow % 64, grow % 5 ? grow : 0), 0);
         if (grow % 5)
             hit(&n, grow, grow % 7 + 1);
         for (int j = 0; j < 50; j++, k++) {
-            long p = fgi_corpus_pick(&c, &n, &r, k);
+            long p = fgi_corpus_pick(&c, &n, &r);
             CHECK(p >= 0 && (size_t)p < c.count);
             if (p >= 0 && (size_t)p < 200)
                 seen[p]++;
@@ -134,7 +135,7 @@ static void pick_counts(fgi_corpus *c, const fgi_novelty *n, unsigned picks, uns
     for (uint64_t k = 0; k < picks; k++) {
         fgi_rng r;
         fgi_rng_case(&r, SEED, 3, k);
-        long p = fgi_corpus_pick(c, n, &r, k);
+        long p = fgi_corpus_pick(c, n, &r);
         CHECK(p == 0 || p == 1);
         if (p == 0 || p == 1)
             count[p]++;
@@ -228,38 +229,43 @@ FG_TEST(corpus_weights_follow_the_work)
     fgi_novelty_free(&n);
 }
 
-FG_TEST(corpus_weights_follow_the_case_sequence)
+FG_TEST(corpus_weights_follow_the_merges)
 {
-    /* Weights are recomputed when the corpus grows or when k enters a new block of 256
-     * cases — not when hit counts change in between. */
+    /* Weights are recomputed when the corpus is dirty — an entry came, or a merge
+     * (fgi_sched_merged) moved the hit counts — not when hit counts change in between,
+     * however many cases pass (the engine moves them only at merges). */
     uint8_t small[4] = {0};
     unsigned first[2] = {0, 0}, later[2] = {0, 0};
     fgi_corpus c;
     fgi_novelty n;
+    fgi_sched s;
     fgi_corpus_init(&c);
     fgi_novelty_init(&n);
+    fgi_sched_init(&s, 64);
     hit(&n, 0xa, 1);
     hit(&n, 0xb, 1);
     CHECK_EQ_U(fgi_corpus_add(&c, small, sizeof small, 0xa), 0);
     CHECK_EQ_U(fgi_corpus_add(&c, small, sizeof small, 0xb), 0);
     fgi_rng r;
     fgi_rng_case(&r, SEED, 4, 0);
-    CHECK(fgi_corpus_pick(&c, &n, &r, 0) >= 0); /* weighs: even */
-    hit(&n, 0xa, 100000);                        /* entry 0 becomes frequent */
-    for (uint64_t k = 1; k < 256; k++) {
+    CHECK(fgi_corpus_pick(&c, &n, &r) >= 0); /* weighs: even */
+    hit(&n, 0xa, 100000);                    /* entry 0 becomes frequent */
+    for (uint64_t k = 1; k < 1024; k++) {
         fgi_rng_case(&r, SEED, 4, k);
-        long p = fgi_corpus_pick(&c, &n, &r, k);
+        long p = fgi_corpus_pick(&c, &n, &r);
         if (p == 0 || p == 1)
             first[p]++;
     }
-    for (uint64_t k = 256; k < 512; k++) {
+    fgi_sched_merged(&s, &c, 64);
+    for (uint64_t k = 1024; k < 1280; k++) {
         fgi_rng_case(&r, SEED, 4, k);
-        long p = fgi_corpus_pick(&c, &n, &r, k);
+        long p = fgi_corpus_pick(&c, &n, &r);
         if (p == 0 || p == 1)
             later[p]++;
     }
-    CHECK(first[0] > 90 && first[1] > 90);  /* still the old, even weights */
-    CHECK(later[1] > 4 * later[0]);         /* 1 + log2(100002) = 17 against 2 */
+    CHECK(first[0] > 400 && first[1] > 400); /* still the old, even weights */
+    CHECK(later[1] > 4 * later[0]);          /* 1 + log2(100002) = 17 against 2 */
+    fgi_sched_free(&s);
     fgi_corpus_free(&c);
     fgi_novelty_free(&n);
 }
@@ -314,9 +320,9 @@ FG_TEST(corpus_oom_on_pick_is_minus_one_then_recovers)
     fgi_rng r;
     fgi_rng_case(&r, SEED, 5, 0);
     fgi_mem_fail_nth(1); /* the weight table */
-    CHECK(fgi_corpus_pick(&c, &n, &r, 0) == -1);
+    CHECK(fgi_corpus_pick(&c, &n, &r) == -1);
     fgi_mem_fail_nth(0);
-    CHECK(fgi_corpus_pick(&c, &n, &r, 0) == 0);
+    CHECK(fgi_corpus_pick(&c, &n, &r) == 0);
     fgi_corpus_free(&c);
     fgi_novelty_free(&n);
 }
