@@ -475,6 +475,7 @@ static int run(fgi_lf_config *c, const fgi_lf_hooks *h, const char *argv0, FILE 
     fg_session_set_program(s, argv0);
     s->keep_dir = keep_dir(c);
     s->interrupt_status = c->interrupted_exitcode; /* a stuck case's last resort says so */
+    s->findings_status = c->error_exitcode;
     s->lf_interrupt = 1;
     fgi_lf_facts facts = {c->opt->v.seed, s->dict.count, !c->mode,
                           all_files ? (size_t)c->ninputs : lf.seeds.count, max_len,

@@ -158,7 +158,12 @@ void fgi_control_stuck(void *ctx, unsigned running_ms)
 {
     const run *r = ctx;
     int sig = stop.interrupted;
-    int status = !sig ? 1 : r->s->interrupt_status >= 0 ? r->s->interrupt_status : 128 + sig;
+    /* After the time limit, the status the run would end with without the case: as a
+     * supervised run's, whose executor is killed and the case is no finding. The
+     * outcome is read as the run's thread left it before the case began. */
+    int status = sig ? (r->s->interrupt_status >= 0 ? r->s->interrupt_status : 128 + sig)
+                 : fg_outcome_passed(r->o) ? 0
+                                           : r->s->findings_status;
     fgi_sink k = {.fd = fgi_errout_fd()};
     if (sig && r->s->lf_interrupt) { /* the line libFuzzer's users look for */
         fgi_sink_put(&k, "==");

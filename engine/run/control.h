@@ -42,7 +42,9 @@ FGI_HIDDEN volatile int *fgi_control_halt(void);
 /* The last resort of a --no-fork run whose case is stuck in the target after the run's
  * end (oracle/watchdog.h fgi_watchdog_end; ctx is the run): says so, with the input's
  * hex, and ends the process: 128 + the signal after an interrupt (the session's
- * interrupt_status when it is not -1), 1 after the time limit. Signal-safe; does not return. */
+ * interrupt_status when it is not -1); after the time limit 0, or the session's
+ * findings_status when the run stored a new finding before (the case cut short is none,
+ * as in a supervised run). Signal-safe; does not return. */
 FGI_HIDDEN FG_NORETURN void fgi_control_stuck(void *ctx, unsigned running_ms);
 
 #endif

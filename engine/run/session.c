@@ -37,6 +37,7 @@ fg_session *fg_session_new(const fg_options *opt, fg_error *err)
     }
     s->log = fgi_errout_file();
     s->interrupt_status = -1;
+    s->findings_status = 1;
     if (s->opt.dict && s->opt.dict[0]) {
         char msg[512];
         if ((e = fgi_dict_load(s->opt.dict, &s->dict, msg, sizeof msg)) != FG_OK) {

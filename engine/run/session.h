@@ -24,6 +24,8 @@ struct fg_session {
     int interrupt_status; /* the exit status an interrupt ends the process with when a
                            * --no-fork case is stuck (-1, the default: 128 + the signal) */
     int lf_interrupt;     /* ...and that notice opens with libFuzzer's interrupt line */
+    int findings_status;  /* ...and the status after the time limit when the run had
+                           * stored a new finding (1; the driver's -error_exitcode) */
 };
 
 /* engine/run/modes.c: */
