@@ -65,8 +65,8 @@
 # "cut": its figures are listed but left out of the medians, and its artifacts are kept
 # in $B/bench-src/findings/ with a replay command (a real bug in binutils is reported,
 # not counted). A driver run whose time ran out while a case still ran (under the
-# deadline) ends 0.5 s after its limit with status 1 and no final stats
-# (docs/libfuzzer.md): it is not cut; its units are the harness's calls as count.c last
+# deadline) ends 0.5 s after its limit without final stats (docs/libfuzzer.md; status 1
+# before the engine said 0 for it): it is not cut; its units are the harness's calls as count.c last
 # wrote them, over its wall time, and its findings column says "slow-at-end".
 # A measurement, not a test: nothing here judges the
 # numbers; the exit status is non-zero only when something fails to build or a run
@@ -445,7 +445,7 @@ EOF
         fg_found
         # 77: findings that did not end the run; anything else but 0 ended it early,
         # but for a case still running at the limit (see the header)
-        if [ "$rc" -eq 1 ] && [ -z "$units" ] &&
+        if [ "$rc" -le 1 ] && [ -z "$units" ] &&
             grep -q "the run's time limit passed while a case" "$LOG"; then
             units=$(sed 's/^0*\([0-9]\)/\1/' "$w/count" 2>/dev/null || true)
             [ "$FOUND" != - ] || FOUND=slow-at-end
