@@ -386,6 +386,13 @@ fg_found() {
         END { s = ""; for (k in n) s = s (s ? "," : "") k; print s ? s : "-" }' "$LOG")
 }
 
+# FOUND: the kinds of the libFuzzer-style artifacts in $w/out (crash, timeout, ...), or -.
+artifact_kinds() {
+    FOUND=$(find "$w/out" -type f | sed 's|.*/||; s/-.*//' | sort -u | tr '\n' ',' |
+        sed 's/,$//')
+    [ -n "$FOUND" ] || FOUND=-
+}
+
 # One run of engine $1 on harness $2 in round $3 (seed $3).
 run_one() {
     e=$1 h=$2 r=$3 dir=$D/$2 w=$D/$2/work
@@ -434,15 +441,15 @@ EOF
     case $e in
     lf)
         units=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$LOG")
-        FOUND=$(find "$w/out" -type f | sed 's|.*/||; s/-.*//' | sort -u | tr '\n' ',' |
-            sed 's/,$//')
+        artifact_kinds
         [ "$rc" -eq 0 ] || cut=1
-        [ -n "$FOUND" ] || FOUND=-
         [ "$rc" -eq 0 ] || [ "$FOUND" != - ] || FOUND="exit$rc"
         ;;
     drvc | drvg)
         units=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$LOG")
         fg_found
+        # a finding that ended the process (a timeout in one process) has no FAIL line
+        [ "$FOUND" != - ] || artifact_kinds
         # 77: findings that did not end the run; anything else but 0 ended it early,
         # but for a case still running at the limit (see the header)
         if [ "$rc" -le 1 ] && [ -z "$units" ] &&
