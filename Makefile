@@ -384,7 +384,8 @@ LF_UNDER_TEST := engine/base/hex.c engine/run/options.c engine/base/mem.c engine
                  engine/base/errors.c \
                  engine/base/errout.c \
                  bridge/standalone/real_alloc_libc.c
-LF_SRC := bridge/standalone/lf_adapter.c bridge/standalone/standalone.c $(LF_UNDER_TEST) $(wildcard targets/lib/*.c)
+LF_SRC := bridge/standalone/lf_adapter.c bridge/standalone/standalone.c engine/feedback/reader.c \
+          $(LF_UNDER_TEST) $(wildcard targets/lib/*.c)
 LF_NAMES := $(patsubst targets/%.c,%,$(wildcard targets/*.c))
 # The Brotli targets with the Brotli oracle, or not at all (a skipped target has no body).
 ifeq ($(HAVE_BROTLI),1)
