@@ -236,9 +236,14 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
                   .base = origin ? 0 : r->ex.base + 1, .work = cost};
     c.data = fgi_malloc(size ? size : 1);
     c.keys = r->ex.nckeys ? fgi_memdup(r->ex.ckeys, r->ex.nckeys * sizeof *r->ex.ckeys) : NULL;
-    if (!c.data || (r->ex.nckeys && !c.keys)) {
+    size_t nreads;
+    const fgi_read *reads = fgi_reads_get(&nreads); /* the record travels with the input */
+    c.reads = nreads ? fgi_memdup(reads, nreads * sizeof *reads) : NULL;
+    c.nreads = (uint32_t)nreads;
+    if (!c.data || (r->ex.nckeys && !c.keys) || (nreads && !c.reads)) {
         fgi_free(c.data);
         fgi_free(c.keys);
+        fgi_free(c.reads);
         return fgi_run_error(r, FG_ENOMEM);
     }
     if (size)
