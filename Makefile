@@ -124,7 +124,9 @@ MAIN_OBJ   := $(B)/engine/gate/driver_main.o
 PLANTED_OBJ := $(B)/test/planted/planted.o $(B)/test/planted/planted_zlib.o \
                $(B)/test/planted/planted_brotli.o $(B)/test/planted/planted_search.o \
                $(B)/test/planted/planted_xml.o $(B)/test/planted/planted_yaml.o \
-               $(B)/test/planted/planted_expat.o
+               $(B)/test/planted/planted_expat.o $(B)/test/planted/planted_ring.o
+# the ring target's container and model, which its planted twin (planted_ring.c) shares
+RING_OBJ := $(B)/targets/lib/ring.o $(B)/targets/lib/ring_model.o
 LF_MAIN_OBJ := $(B)/bridge/harness/libfuzzer_main.o
 
 .PHONY: all check check-all check-extras check-build gate fuzz bench bench-find bench-real \
@@ -249,9 +251,9 @@ $(B)/test/planted/planted_expat.o: CFLAGS_ALL += -DFGT_HAVE_EXPAT=1 \
 EXPAT_LIBS := $(shell pkg-config --libs expat)
 endif
 
-$(B)/test-planted: $(PLANTED_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $(PLANTED_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a $(ZLIB_LIBS) \
-		$(XML_LIBS) $(YAML_LIBS) $(EXPAT_LIBS) $(BROTLI_LIBS) $(LDLIBS_ALL)
+$(B)/test-planted: $(PLANTED_OBJ) $(RING_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(PLANTED_OBJ) $(RING_OBJ) $(MAIN_OBJ) $(B)/libfuzzgate.a \
+		$(ZLIB_LIBS) $(XML_LIBS) $(YAML_LIBS) $(EXPAT_LIBS) $(BROTLI_LIBS) $(LDLIBS_ALL)
 
 # A libFuzzer harness with planted bugs under fuzzgate's libFuzzer driver.
 $(B)/test-lf: $(B)/test/planted/lf_planted.o $(B)/libfuzzgate_libfuzzer.a $(B)/libfuzzgate.a
@@ -384,7 +386,8 @@ LF_UNDER_TEST := engine/base/hex.c engine/run/options.c engine/base/mem.c engine
                  engine/base/errors.c \
                  engine/base/errout.c \
                  bridge/standalone/real_alloc_libc.c
-LF_SRC := bridge/standalone/lf_adapter.c bridge/standalone/standalone.c $(LF_UNDER_TEST) $(wildcard targets/lib/*.c)
+LF_SRC := bridge/standalone/lf_adapter.c bridge/standalone/standalone.c engine/feedback/reader.c \
+          $(LF_UNDER_TEST) $(wildcard targets/lib/*.c)
 LF_NAMES := $(patsubst targets/%.c,%,$(wildcard targets/*.c))
 # The Brotli targets with the Brotli oracle, or not at all (a skipped target has no body).
 ifeq ($(HAVE_BROTLI),1)

@@ -15,8 +15,13 @@
 #                   the signature and the interposed string comparisons are the guidance
 #   libfuzzer-cov   the same bodies under clang -fsanitize=fuzzer (lf_plain.c), which
 #                   ignores the signature and has full coverage and comparison tracing
-# FIND_ROWS picks the rows: "all" (default), "instrumented" or "plain"; `make bench-find
-# FIND_ROWS=plain FIND_SEEDS="1 2 3 4 5 6 7 8 9 10"` is the plain table alone.
+# The typed rows (issue 34) are one bug, the ring buffer's planted twin read with fg_reader
+# (bench/find/fg_typed.c: test/planted/planted_ring.c's container and model, each FG_CHECK
+# an abort), in one more binary under $GCC -O2, no coverage, run two ways:
+#   fuzzgate-typed  read-aware mutation on (the default, --typed)
+#   fuzzgate-bytes  the same binary with --no-typed: byte mutation only
+# FIND_ROWS picks the rows: "all" (default), "instrumented", "plain" or "typed"; `make
+# bench-find FIND_ROWS=plain FIND_SEEDS="1 2 3 4 5 6 7 8 9 10"` is the plain table alone.
 # Then every bug runs on every engine for each seed in FIND_SEEDS, interleaved, from an
 # empty corpus, under one budget: FIND_CASES cases, cut at FIND_SECONDS of wall clock
 # (libFuzzer's -max_total_time; `timeout` around fuzzgate, which has no such pair).
@@ -44,12 +49,14 @@ CASES=${FIND_CASES:-10000000}
 SECONDS_CAP=${FIND_SECONDS:-60}
 BUGS=${FIND_BUGS:-magic4 memcmp8 strcmp ladder16 switch2 lenfield maze mazesig strtod strtol crc32}
 PBUGS=${FIND_PLAIN_BUGS:-prefix4 keyword rungs16 maze tlv kv fields16 grid config records}
+TBUGS=ring
 ROWS=${FIND_ROWS:-all}
 case $ROWS in
 all) ;;
-plain) BUGS= ;;
-instrumented) PBUGS= ;;
-*) echo "bench-find: FIND_ROWS='$ROWS' is not all, plain or instrumented" >&2; exit 2 ;;
+plain) BUGS= TBUGS= ;;
+instrumented) PBUGS= TBUGS= ;;
+typed) BUGS= PBUGS= ;;
+*) echo "bench-find: FIND_ROWS='$ROWS' is not all, plain, instrumented or typed" >&2; exit 2 ;;
 esac
 if [ -z "${GCC:-}" ]; then
     if "$CC" --version 2>/dev/null | grep -q clang; then GCC=gcc; else GCC=$CC; fi
@@ -108,6 +115,7 @@ CLANG_COV="-fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp"
 
 ENGINES=
 PENGINES=
+TENGINES=
 SKIPPED=
 
 # Builds one fuzzgate binary: $1 engine name, $2 compiler, $3 coverage flags, $4 source.
@@ -142,6 +150,11 @@ if command -v "$GCC" >/dev/null 2>&1; then
         build_fuzzgate fuzzgate-plain "$GCC" "" bench/find/fg_plain.c
         PENGINES="$PENGINES fuzzgate-plain"
     fi
+    if [ -n "$TBUGS" ]; then
+        # no coverage; -I.: it includes the ring's sources from targets/lib/
+        build_fuzzgate fuzzgate-typed "$GCC" "-I." bench/find/fg_typed.c
+        TENGINES="fuzzgate-typed fuzzgate-bytes"
+    fi
 else
     SKIPPED="$SKIPPED fuzzgate-gcc and fuzzgate-plain ('$GCC' is not installed);"
 fi
@@ -158,7 +171,7 @@ if command -v "$CLANG" >/dev/null 2>&1; then
 else
     SKIPPED="$SKIPPED fuzzgate-clang and libFuzzer ('$CLANG' is not installed);"
 fi
-[ -n "$ENGINES$PENGINES" ] || die "no engine could be built:$SKIPPED"
+[ -n "$ENGINES$PENGINES$TENGINES" ] || die "no engine could be built:$SKIPPED"
 
 # ---- run --------------------------------------------------------------------------------
 RESULTS=$D/results.txt
@@ -175,14 +188,18 @@ run_one() {
     log=$LOGS/$2-$1-$3.log
     t0=$(now)
     target=find_$2
+    bin=$D/$1
+    typed=--typed
     [ "$1" != fuzzgate-plain ] || target=plain_$2
+    case $1 in fuzzgate-typed | fuzzgate-bytes) target=typed_$2 bin=$D/fuzzgate-typed ;; esac
+    [ "$1" != fuzzgate-bytes ] || typed=--no-typed
     case $1 in
     fuzzgate-*)
         rc=0
         # --no-fork: in one process the first crash ends the run, as it ends libFuzzer's
         # (a supervised run would go on to the budget).
-        $CAP "$D/$1" --no-fork --seed="$3" --cases="$CASES" --seconds=0 --max-len=0 --dict= \
-            --timeout-ms=0 --no-verbose --corpus="$CORPUS" --findings="$OUT" \
+        $CAP "$bin" --no-fork --seed="$3" --cases="$CASES" --seconds=0 --max-len=0 --dict= \
+            --timeout-ms=0 --no-verbose --corpus="$CORPUS" --findings="$OUT" "$typed" \
             "$target" >"$log" 2>&1 || rc=$?
         t1=$(now)
         txt=
@@ -229,8 +246,10 @@ set -- $SEEDS
 NSEEDS=$#
 echo "bench-find: budget $CASES cases or $SECONDS_CAP s a run, seeds $SEEDS, empty corpus," \
     "max_len 64"
-for e in $ENGINES $PENGINES; do
+for e in $ENGINES $PENGINES $TENGINES; do
     case $e in
+    fuzzgate-typed) how="$("$GCC" --version | sed 1q) $OPT, no coverage, --typed" ;;
+    fuzzgate-bytes) how="$("$GCC" --version | sed 1q) $OPT, no coverage, --no-typed" ;;
     fuzzgate-gcc) how="$("$GCC" --version | sed 1q) $OPT $GCC_COV -fno-builtin" ;;
     fuzzgate-clang) how="$("$CLANG" --version | sed 1q) $OPT $CLANG_COV -fno-builtin" ;;
     fuzzgate-plain) how="$("$GCC" --version | sed 1q) $OPT -fno-builtin, no coverage" ;;
@@ -255,6 +274,14 @@ for bug in $PBUGS; do
         done
     done
     echo "  plain $bug: done" >&2
+done
+for bug in $TBUGS; do
+    for s in $SEEDS; do
+        for e in $TENGINES; do
+            run_one "$e" "$bug" "$s"
+        done
+    done
+    echo "  typed $bug: done" >&2
 done
 rm -rf "$CORPUS" "$OUT"
 
@@ -331,4 +358,6 @@ table "instrumented builds (targets return no signature; coverage and comparison
     "$BUGS" "$ENGINES"
 table "plain builds (fuzzgate without coverage: the signature and string comparisons guide):" \
     "$PBUGS" "$PENGINES"
+table "typed inputs (fg_reader, a plain build, its max_len 512): read-aware mutation on, off:" \
+    "$TBUGS" "$TENGINES"
 echo "(cases: per seed, to the crash; 'miss' = not found within the budget; logs in $LOGS)"

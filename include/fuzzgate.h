@@ -1,9 +1,9 @@
 /* include/fuzzgate.h — the whole public API of fuzzgate, an in-process fuzz engine for C.
  *
- * Sections: targets; checks and signatures; errors; options; sessions and outcomes;
- * gate and driver; domains; bridge (reserved).
+ * Sections: targets; checks and signatures; typed reads; errors; options; sessions and
+ * outcomes; gate and driver; domains; bridge (reserved).
  *
- * The target-facing part (targets, checks, signatures) compiles as C99 and as C++.
+ * The target-facing part (targets, checks, signatures, typed reads) compiles as C99 and as C++.
  * Everything else is C11. Nothing here is safe to call from a signal handler.
  */
 #ifndef FUZZGATE_H
@@ -213,6 +213,51 @@ static inline unsigned fg_bucket(uint64_t n, unsigned cap)
     }
     return b;
 }
+
+/* ===================================================================================== */
+/* Typed reads                                                                           */
+/* ===================================================================================== */
+
+/* A reader over the case's bytes, for targets that test an API by a sequence of calls
+ * with arguments: which operation, which key, which value. Reads go front to back; the
+ * engine hears every read of a reader made over the case's own input (fg_reader_of(data,
+ * size) with the run's data and size), so the mutator changes an operation into another
+ * valid one, moves a value toward its bounds, and duplicates, deletes or splices whole
+ * operations (the reads from one fg_read_pick to the next), and the minimiser drops whole
+ * operations first (docs/writing-targets.md, "Testing an API"). No allocation; any
+ * thread; outside a case (and under libFuzzer or AFL++) it reads the same and tells no one.
+ *
+ * The byte encoding, so a corpus file can be written by hand. A value is a little-endian
+ * word of the fewest of 1, 2, 4 or 8 bytes that holds the largest value the read can give:
+ *   fg_read_pick(r, n)        0 bytes when n <= 1 (returns 0); else a word w of the width
+ *                             of n - 1, returns w % n: write the index (0..n-1) itself.
+ *   fg_read_range(r, lo, hi)  0 bytes when lo == hi; else a word w of the width of hi - lo,
+ *                             returns lo + w % (hi - lo + 1): write value - lo. lo and hi
+ *                             in the other order are swapped.
+ *   fg_read_u8/u16/u32/u64    1, 2, 4, 8 bytes, little-endian.
+ *   fg_read_bool              1 byte; its lowest bit.
+ *   fg_read_bytes(r, b, cap)  a length read as fg_read_range(r, 0, cap), then that many
+ *                             bytes (fewer when the input ends first); returns the count.
+ * An exhausted reader (fewer bytes left than a read's width) consumes what is left and
+ * returns 0 (lo for a range, nothing copied for bytes): deterministic, never an error.
+ * E.g. pick(4), then range(0, 1000), then u32 over bytes 02 e8 03 78 56 34 12 gives 2,
+ * 1000, 0x12345678. */
+typedef struct fg_reader {
+    const uint8_t *data; /* borrowed: the bytes read */
+    size_t size;
+    size_t pos;          /* the next byte to read (<= size) */
+} fg_reader;
+
+fg_reader fg_reader_of(const uint8_t *data, size_t size);
+size_t fg_read_pick(fg_reader *r, size_t n);                  /* 0..n-1 */
+uint64_t fg_read_range(fg_reader *r, uint64_t lo, uint64_t hi); /* lo..hi inclusive */
+uint8_t fg_read_u8(fg_reader *r);
+uint16_t fg_read_u16(fg_reader *r);
+uint32_t fg_read_u32(fg_reader *r);
+uint64_t fg_read_u64(fg_reader *r);
+int fg_read_bool(fg_reader *r);                               /* 0 or 1 */
+size_t fg_read_bytes(fg_reader *r, void *buf, size_t cap);    /* bytes copied, <= cap */
+size_t fg_read_left(const fg_reader *r);                      /* bytes not read yet */
 
 /* ===================================================================================== */
 /* Domains                                                                               */

@@ -9,6 +9,7 @@
 
 #include "engine/feedback/cmp.h"
 #include "engine/feedback/coverage.h"
+#include "engine/feedback/reads.h"
 #include "engine/feedback/signals.h"
 #include "oracle/allowance.h"
 #include "oracle/crash.h"
@@ -126,6 +127,7 @@ static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_
     /* Every run starts with no target signals and no coverage: a re-run (retention, the
      * descriptor probe) or a failed case must not leave its values to the next case. */
     fgi_signals_begin();
+    fgi_reads_begin(in, size); /* readers over the bytes the body gets are heard */
     if (fgi_cov_enabled()) {
         fgi_cov_reset();
         fgi_cov_budget(fgi_cov_budget_for(e->time_ms));

@@ -1,4 +1,5 @@
-/* engine/findings/minimize.c — in-class delta debugging over bytes, bounded by a trial budget.
+/* engine/findings/minimize.c — in-class delta debugging, over a read record's operations and
+ * values first when the input has one, then over bytes, bounded by a trial budget.
  *
  * Invariants of a search (struct search):
  *   - cur[0..size) reproduces: it is the original or a candidate the predicate accepted;
@@ -10,6 +11,7 @@
  */
 #include "engine/findings/minimize.h"
 
+#include "engine/mutate/typed.h"
 #include "engine/search/novelty.h"
 
 #include <string.h>
@@ -27,6 +29,9 @@ typedef struct search {
     enum fgi_min_stop stop;
     int done;            /* the budget or the predicate ended the search */
     fg_error err;        /* FG_ENOMEM from the hash set */
+    fgi_read *reads;     /* cur's read record (owned; NULL: none), kept true by the
+                          * structural passes; unused after them */
+    size_t nreads;
 } search;
 
 /* The key of an input in the tried set: never 0 (fg_fold), so it is a valid key. */
@@ -156,8 +161,92 @@ static int simplify_bytes(search *s)
     return changed;
 }
 
+/* ---- structural passes: over the read record's operations and values ---------------- */
+
+/* The record after bytes [pos, pos + len) of cur were removed: their reads gone, the later
+ * ones moved back. */
+static void drop_reads(search *s, size_t pos, size_t len)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->nreads; i++) {
+        fgi_read d = s->reads[i];
+        if (d.off >= pos && d.off < pos + len)
+            continue;
+        if (d.off >= pos + len)
+            d.off -= (uint32_t)len;
+        s->reads[k++] = d;
+    }
+    s->nreads = k;
+}
+
+/* Pass 0a: ddmin over operations. Returns 1 when any was removed. */
+static int remove_operations(search *s)
+{
+    static uint32_t starts[FGI_READS_MAX + 1]; /* the run thread's */
+    int changed = 0;
+    uint32_t end;
+    size_t n = fgi_typed_groups(s->reads, s->nreads, s->size, starts, &end);
+    size_t chunk = (n + 1) / 2;
+    while (chunk > 0 && n > 0 && !s->done) {
+        int removed = 0;
+        for (size_t g = 0; g < n && !s->done;) {
+            size_t last = FGI_MIN(g + chunk, n) - 1;
+            size_t pos = starts[g], stop = last + 1 < n ? starts[last + 1] : end;
+            if (stop > pos && try_without(s, pos, stop - pos)) {
+                drop_reads(s, pos, stop - pos);
+                n = fgi_typed_groups(s->reads, s->nreads, s->size, starts, &end);
+                removed = changed = 1;
+            } else {
+                g = last + 1;
+            }
+        }
+        if (chunk > 1)
+            chunk = (chunk + 1) / 2;
+        else if (!removed)
+            break;
+    }
+    return changed;
+}
+
+/* Tries cur with read d's stored word set to w (d's width, inside cur). */
+static int try_word(search *s, const fgi_read *d, uint64_t w)
+{
+    memcpy(s->cand, s->cur, s->size);
+    for (unsigned i = 0; i < d->width; i++)
+        s->cand[d->off + i] = (uint8_t)(w >> (8 * i));
+    return try_candidate(s, s->size);
+}
+
+/* Pass 0b: each value read toward its lowest: the stored word 0 (lo, 0, false), else half
+ * of it. Returns 1 when any changed. */
+static int lower_values(search *s)
+{
+    int changed = 0;
+    for (size_t i = 0; i < s->nreads && !s->done; i++) {
+        const fgi_read *d = &s->reads[i];
+        if (d->kind == FGI_READ_PICK || d->kind == FGI_READ_LEN || d->kind == FGI_READ_BYTES ||
+            d->short_ || d->width == 0 || (uint64_t)d->off + d->width > s->size)
+            continue;
+        uint64_t w = 0;
+        for (unsigned b = 0; b < d->width; b++)
+            w |= (uint64_t)s->cur[d->off + b] << (8 * b);
+        if (w == 0)
+            continue;
+        if (try_word(s, d, 0) || (w > 1 && try_word(s, d, w / 2)))
+            changed = 1;
+    }
+    return changed;
+}
+
 fg_error fgi_minimize(const uint8_t *data, size_t size, unsigned long budget,
                       fgi_reproduces_fn reproduces, void *ctx, fgi_min_result *out)
+{
+    return fgi_minimize_reads(data, size, NULL, 0, budget, reproduces, ctx, out);
+}
+
+fg_error fgi_minimize_reads(const uint8_t *data, size_t size, const fgi_read *reads,
+                            size_t nreads, unsigned long budget, fgi_reproduces_fn reproduces,
+                            void *ctx, fgi_min_result *out)
 {
     if (!out)
         return FG_EINVAL;
@@ -169,11 +258,19 @@ fg_error fgi_minimize(const uint8_t *data, size_t size, unsigned long budget,
     fgi_novelty_init(&s.tried);
     s.cur = fgi_malloc(size ? size : 1);
     s.cand = s.cur ? fgi_malloc(size ? size : 1) : NULL;
-    if (!s.cand || fgi_novelty_add(&s.tried, content_key(data, size)) < 0) {
+    nreads = reads && fgi_reads_valid(reads, nreads, size) ? nreads : 0;
+    s.reads = nreads ? fgi_memdup(reads, nreads * sizeof *reads) : NULL;
+    s.nreads = nreads;
+    if (!s.cand || fgi_novelty_add(&s.tried, content_key(data, size)) < 0 ||
+        (nreads && !s.reads)) {
         s.err = FG_ENOMEM;
     } else {
         if (size)
             memcpy(s.cur, data, size);
+        if (s.nreads) { /* whole operations first, then their values, then bytes */
+            remove_operations(&s);
+            lower_values(&s);
+        }
         while (!s.done) {
             int changed = remove_chunks(&s);
             changed |= cut_tail(&s);
@@ -184,6 +281,7 @@ fg_error fgi_minimize(const uint8_t *data, size_t size, unsigned long budget,
     }
     fgi_novelty_free(&s.tried);
     fgi_free(s.cand);
+    fgi_free(s.reads);
     if (s.err != FG_OK) {
         fgi_free(s.cur);
         return s.err;

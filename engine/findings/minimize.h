@@ -8,7 +8,7 @@
 #ifndef FG_MINIMIZE_H
 #define FG_MINIMIZE_H
 
-#include "engine/internal.h"
+#include "engine/feedback/reads.h"
 
 /* Whether data[0..size) still lands in the target class: 1 yes, 0 no, negative to stop
  * the search now (an engine failure of the caller's; the search returns what it has).
@@ -48,5 +48,21 @@ typedef struct fgi_min_result {
 FGI_HIDDEN fg_error fgi_minimize(const uint8_t *data, size_t size, unsigned long budget,
                                  fgi_reproduces_fn reproduces, void *ctx,
                                  fgi_min_result *out);
+
+/* fgi_minimize for an input the target read with fg_reader, whose read record is
+ * reads[0..nreads) (engine/feedback/reads.h; NULL, 0: none, and this is fgi_minimize).
+ * Two structural passes come first, once, each a trial a candidate like the byte passes:
+ *   0a. operations: ddmin over whole operations (the reads from one pick to the next),
+ *       runs of n/2, n/4, ... 1 of them removed, until removing any one does not reproduce;
+ *   0b. values: each range, integer and bool value read (not a pick: that would be
+ *       another operation) becomes its lowest (lo, 0, false), else half of what it was.
+ * Then the byte rounds above. The record is the original input's; removals keep it true
+ * (the operations after a removed one only move), and values rewritten in place do not
+ * move anything. A target that reads otherwise than the record says costs trials, never
+ * a wrong result: every candidate is still tried. */
+FGI_HIDDEN fg_error fgi_minimize_reads(const uint8_t *data, size_t size,
+                                       const fgi_read *reads, size_t nreads,
+                                       unsigned long budget, fgi_reproduces_fn reproduces,
+                                       void *ctx, fgi_min_result *out);
 
 #endif

@@ -9,6 +9,7 @@
 #include "engine/feedback/signals.h"
 #include "engine/mutate/domain.h"
 #include "engine/mutate/repair.h"
+#include "engine/mutate/typed.h"
 #include "engine/run/control.h"
 #include "engine/run/plan.h"
 #include "engine/run/record.h"
@@ -236,9 +237,14 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
                   .base = origin ? 0 : r->ex.base + 1, .work = cost};
     c.data = fgi_malloc(size ? size : 1);
     c.keys = r->ex.nckeys ? fgi_memdup(r->ex.ckeys, r->ex.nckeys * sizeof *r->ex.ckeys) : NULL;
-    if (!c.data || (r->ex.nckeys && !c.keys)) {
+    size_t nreads;
+    const fgi_read *reads = fgi_reads_get(&nreads); /* the record travels with the input */
+    c.reads = nreads ? fgi_memdup(reads, nreads * sizeof *reads) : NULL;
+    c.nreads = (uint32_t)nreads;
+    if (!c.data || (r->ex.nckeys && !c.keys) || (nreads && !c.reads)) {
         fgi_free(c.data);
         fgi_free(c.keys);
+        fgi_free(c.reads);
         return fgi_run_error(r, FG_ENOMEM);
     }
     if (size)
@@ -305,6 +311,28 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
         fgi_run_error(r, FG_ENOMEM);
 }
 
+/* A base the target read with fg_reader: 3 cases in 4 get read-aware edits
+ * (engine/mutate/typed.h), the rest (and those no edit applies to) byte havoc, which still
+ * makes what no read asks for. Only bases with a read record draw here, so a target that
+ * never reads this way gets the stream it always got. The read-aware edits may double the
+ * base (room for a run of operations copied whole): the plain search's length limit
+ * (schedule.h) grows a few bytes an epoch, which keeps byte havoc short, but would hold a
+ * sequence of calls to a few more calls an epoch. */
+static size_t typed_or_bytes(run *r, const fgi_entry *base, const fgi_entry *other,
+                             size_t size, size_t room)
+{
+    fgi_mut *m = &r->ex.mut;
+    if (fgi_rng_chance(&r->ex.rng, 3, 4)) {
+        size_t grow = FGI_MIN(r->plan.max_len, FGI_MAX(room, 2 * size + 8)); /* 8: a call */
+        size_t n = fgi_typed_mutate(m, base->reads, base->nreads, other->reads, other->nreads,
+                                    r->ex.work, size, grow);
+        if (n != FGI_MUT_SKIP)
+            return n;
+    }
+    m->step = NULL;
+    return fgi_mutate(m, r->ex.work, size, room);
+}
+
 /* Builds and runs generated case k (position seq) from the snapshot. */
 static void generate_one(run *r, uint64_t seq)
 {
@@ -330,6 +358,8 @@ static void generate_one(run *r, uint64_t seq)
     if (r->t->domain) /* structured mutation blended with byte havoc (engine/mutate/domain.c) */
         size = fgi_domain_mutate(r->t->domain, &r->ex.mut, base->data, base->size, r->ex.work,
                                  size, r->plan.max_len, NULL);
+    else if (base->nreads && r->s->opt.typed)
+        size = typed_or_bytes(r, base, other, size, room);
     else
         size = fgi_mutate(&r->ex.mut, r->ex.work, size, room);
     fgi_bytes_context(NULL);

@@ -8,6 +8,7 @@
 #include "engine/findings/corpus_dir.h"
 #include "engine/findings/merge.h"
 #include "engine/findings/minimize.h"
+#include "engine/findings/read_probe.h"
 #include "engine/run/control.h"
 #include "engine/run/plan.h"
 #include "engine/run/run.h"
@@ -159,12 +160,26 @@ static int min_reproduces(void *ctx, const uint8_t *data, size_t size)
     return yes;
 }
 
-/* Minimises data within m->want; res->data is the result (the input itself at worst). */
+/* Minimises data within m->want; res->data is the result (the input itself at worst). An
+ * input the target reads with fg_reader is shrunk by its operations and values first: its
+ * read record comes from one more run of it, in a child of its own (read_probe.h), within
+ * the time a trial has. Not for a timeout: that run would last its whole deadline, which
+ * the trials' budget of slow runs is for. Without a record (no reads, a timeout, or the
+ * probe failed) the search is over bytes alone. */
 static fg_error minimize_in_class(min_ctx *m, const uint8_t *data, size_t size,
                                   fgi_min_result *res)
 {
     FILE *log = m->s->log;
-    fg_error e = fgi_minimize(data, size, m->s->opt.min_trials, min_reproduces, m, res);
+    fgi_read *reads = NULL;
+    size_t nreads = 0;
+    unsigned cap_ms;
+    if (is_timeout(m->want) || !trial_time(m, &cap_ms) ||
+        fgi_read_probe(m->t, data, size, cap_ms ? FGI_MIN(cap_ms, m->full_ms) : m->full_ms,
+                       &reads, &nreads) != FG_OK)
+        nreads = 0;
+    fg_error e = fgi_minimize_reads(data, size, reads, nreads, m->s->opt.min_trials,
+                                    min_reproduces, m, res);
+    fgi_free(reads);
     m->s->log = log;
     return e != FG_OK ? e : m->err;
 }

@@ -131,6 +131,7 @@ void fgi_snapshot_merge(run *r)
         size_t at = r->snap.corpus.count;
         if (fgi_corpus_add(&r->snap.corpus, c->data, c->size, c->sig) != 0 ||
             fgi_corpus_set_cmps(&r->snap.corpus, at, c->cmps, c->ncmps) != 0 ||
+            fgi_corpus_set_reads(&r->snap.corpus, at, c->reads, c->nreads) != 0 ||
             fgi_sched_kept(&r->snap.sched, &r->snap.corpus, at, c) != 0)
             return fgi_run_error(r, FG_ENOMEM);
         if (nf)

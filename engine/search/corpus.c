@@ -14,6 +14,7 @@ void fgi_corpus_free(fgi_corpus *c)
         fgi_free(c->entries[i].data);
         fgi_free(c->entries[i].cmps);
         fgi_free(c->entries[i].strs);
+        fgi_free(c->entries[i].reads);
     }
     fgi_free(c->entries);
     fgi_free(c->prefix);
@@ -79,6 +80,19 @@ int fgi_corpus_replace(fgi_corpus *c, size_t index, const uint8_t *data, size_t 
     c->entries[index].data = copy;
     c->entries[index].size = size;
     c->dirty = 1;
+    return 0;
+}
+
+int fgi_corpus_set_reads(fgi_corpus *c, size_t index, const fgi_read *reads, size_t n)
+{
+    FG_ASSERT(index < c->count);
+    fgi_entry *e = &c->entries[index];
+    fgi_read *copy = n ? fgi_memdup(reads, n * sizeof *reads) : NULL;
+    if (n && !copy)
+        return -1;
+    fgi_free(e->reads);
+    e->reads = copy;
+    e->nreads = n;
     return 0;
 }
 

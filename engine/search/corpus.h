@@ -9,6 +9,7 @@
 #define FG_CORPUS_H
 
 #include "engine/feedback/cmp.h"
+#include "engine/feedback/reads.h"
 #include "engine/search/novelty.h"
 #include "engine/base/rng.h"
 
@@ -39,6 +40,9 @@ typedef struct fgi_entry {
     uint32_t stride; /* hot less its base's hot, when that is 1..FGI_STRIDE_MAX: how far one
                       * step of a ladder reaches (the next field is as far on); 0 unknown */
     uint32_t work;   /* the comparisons its run made (its cost, schedule.h); 0: unknown */
+    fgi_read *reads; /* its run's read record (engine/feedback/reads.h; owned), or NULL:
+                      * what the read-aware mutator (engine/mutate/typed.h) edits by */
+    size_t nreads;
 } fgi_entry;
 
 typedef struct fgi_corpus {
@@ -82,6 +86,10 @@ FGI_HIDDEN int fgi_corpus_set_cmps(fgi_corpus *c, size_t index, const fgi_cmp_in
 /* Attaches a copy of an entry's own string comparisons. -1 when out of memory. */
 FGI_HIDDEN int fgi_corpus_set_strs(fgi_corpus *c, size_t index, const fgi_cmp_str *strs,
                                    size_t n);
+
+/* Attaches a copy of an entry's read record (replacing any). -1 when out of memory. */
+FGI_HIDDEN int fgi_corpus_set_reads(fgi_corpus *c, size_t index, const fgi_read *reads,
+                                    size_t n);
 
 /* Records the coverage features an entry was first to hit (at most FGI_ENTRY_FEATS). */
 FGI_HIDDEN void fgi_corpus_set_features(fgi_corpus *c, size_t index, const uint64_t *f,

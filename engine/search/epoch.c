@@ -8,8 +8,10 @@ void fgi_epoch_free_cand(fgi_cand *c)
 {
     fgi_free(c->data);
     fgi_free(c->keys);
+    fgi_free(c->reads);
     c->data = NULL;
     c->keys = NULL;
+    c->reads = NULL;
 }
 
 void fgi_epoch_free_hits(fgi_hits *h)

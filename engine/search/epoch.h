@@ -13,6 +13,7 @@
 #define FG_EPOCH_H
 
 #include "engine/feedback/cmp.h"
+#include "engine/feedback/reads.h"
 
 #define FGI_CAND_CMPS 32 /* arbitrary: enough for a parser's header checks */
 #define FGI_CAND_STRS 8
@@ -33,6 +34,8 @@ typedef struct fgi_cand {
     uint32_t ncmps;
     fgi_cmp_str strs[FGI_CAND_STRS];
     uint32_t nstrs;
+    fgi_read *reads;    /* the case's read record (reads.h; owned), NULL when it read none */
+    uint32_t nreads;
 } fgi_cand;
 
 enum { FGI_HITS_SIG = 0, FGI_HITS_FEATURE = 1 };

@@ -140,7 +140,8 @@ int fgi_sched_reduce(fgi_sched *s, fgi_corpus *c, const fgi_cand *cand)
         return 0;
     if (fgi_corpus_replace(c, (size_t)at, cand->data, cand->size) != 0 ||
         fgi_corpus_set_cmps(c, (size_t)at, cand->cmps, cand->ncmps) != 0 ||
-        fgi_corpus_set_strs(c, (size_t)at, cand->strs, cand->nstrs) != 0)
+        fgi_corpus_set_strs(c, (size_t)at, cand->strs, cand->nstrs) != 0 ||
+        fgi_corpus_set_reads(c, (size_t)at, cand->reads, cand->nreads) != 0)
         return -1;
     e->work = cand->work;
     /* Where its news is in the shorter bytes: against the entry it was first made from

@@ -170,21 +170,24 @@ int fgi_wire_decode_find(const uint8_t *p, size_t n, fgi_wire_find *f, char text
     return 0;
 }
 
-/* The fixed part of an encoded candidate; data, keys, cmps and strs follow. */
+/* The fixed part of an encoded candidate; data, keys, cmps, strs and reads follow. The
+ * read record (reads.h) is checked on the way in: kinds known, every read inside the data
+ * and in order, so the mutator can trust it as it trusts the bytes. */
 typedef struct cand_head {
     uint64_t seq, sig, size, fhash, base;
-    uint32_t force, nkeys, ncmps, nstrs, work, pad;
+    uint32_t force, nkeys, ncmps, nstrs, work, nreads;
 } cand_head;
 
 int fgi_wire_encode_cand(const fgi_cand *c, fgi_str *out)
 {
     cand_head h = {c->seq,   c->sig,   c->size,  c->fhash, c->base, (uint32_t)c->force,
-                   c->nkeys, c->ncmps, c->nstrs, c->work, 0};
+                   c->nkeys, c->ncmps, c->nstrs, c->work, c->nreads};
     fgi_str_addn(out, (const char *)&h, sizeof h);
     fgi_str_addn(out, (const char *)c->data, c->size);
     fgi_str_addn(out, (const char *)c->keys, c->nkeys * sizeof *c->keys);
     fgi_str_addn(out, (const char *)c->cmps, c->ncmps * sizeof *c->cmps);
     fgi_str_addn(out, (const char *)c->strs, c->nstrs * sizeof *c->strs);
+    fgi_str_addn(out, (const char *)c->reads, c->nreads * sizeof *c->reads);
     return out->failed ? -1 : 0;
 }
 
@@ -196,10 +199,11 @@ int fgi_wire_decode_cand(const uint8_t *p, size_t n, fgi_cand *c)
         return -1;
     memcpy(&h, p, sizeof h);
     if (h.ncmps > FGI_CAND_CMPS || h.nstrs > FGI_CAND_STRS || h.size > n ||
-        h.nkeys > n / sizeof(uint64_t))
+        h.nkeys > n / sizeof(uint64_t) || h.nreads > FGI_READS_MAX)
         return -1;
     size_t want = sizeof h + h.size + h.nkeys * sizeof(uint64_t) +
-                  h.ncmps * sizeof(fgi_cmp_int) + h.nstrs * sizeof(fgi_cmp_str);
+                  h.ncmps * sizeof(fgi_cmp_int) + h.nstrs * sizeof(fgi_cmp_str) +
+                  h.nreads * sizeof(fgi_read);
     if (want != n)
         return -1;
     p += sizeof h;
@@ -213,9 +217,11 @@ int fgi_wire_decode_cand(const uint8_t *p, size_t n, fgi_cand *c)
     c->nkeys = h.nkeys;
     c->ncmps = h.ncmps;
     c->nstrs = h.nstrs;
+    c->nreads = h.nreads;
     c->data = fgi_malloc(h.size ? h.size : 1);
     c->keys = h.nkeys ? fgi_malloc(h.nkeys * sizeof *c->keys) : NULL;
-    if (!c->data || (h.nkeys && !c->keys)) {
+    c->reads = h.nreads ? fgi_malloc(h.nreads * sizeof *c->reads) : NULL;
+    if (!c->data || (h.nkeys && !c->keys) || (h.nreads && !c->reads)) {
         fgi_epoch_free_cand(c);
         return -2;
     }
@@ -227,6 +233,13 @@ int fgi_wire_decode_cand(const uint8_t *p, size_t n, fgi_cand *c)
     memcpy(c->cmps, p, h.ncmps * sizeof *c->cmps);
     p += h.ncmps * sizeof *c->cmps;
     memcpy(c->strs, p, h.nstrs * sizeof *c->strs);
+    p += h.nstrs * sizeof *c->strs;
+    if (h.nreads)
+        memcpy(c->reads, p, h.nreads * sizeof *c->reads);
+    if (!fgi_reads_valid(c->reads, h.nreads, (size_t)h.size)) {
+        fgi_epoch_free_cand(c);
+        return -1;
+    }
     return 0;
 }
 

@@ -390,3 +390,106 @@ FG_TEST(minimize_out_of_memory_at_each_allocation)
     }
     CHECK(nth > 3 && nth < 100); /* two buffers, and the tried set grew more than once */
 }
+
+/* ---- structural passes over a read record -------------------------------------------- */
+
+/* Operations of the form pick(4): 0 push(u16), 1 pop, 2 check, 3 note(range 0..1000).
+ * The record of d as the reader writes it, into rd; its count. */
+static size_t ops_record(const uint8_t *d, size_t n, fgi_read *rd)
+{
+    size_t at = 0, k = 0;
+    while (at < n) {
+        unsigned op = d[at] % 4, w = op == 0 || op == 3 ? 2 : 0;
+        rd[k++] = (fgi_read){.off = (uint32_t)at++, .width = 1, .kind = FGI_READ_PICK, .hi = 3};
+        if (w && at + w <= n)
+            rd[k++] = (fgi_read){.off = (uint32_t)at, .width = w,
+                                 .kind = op ? FGI_READ_RANGE : FGI_READ_INT,
+                                 .hi = op ? 1000 : 0xffff};
+        at += w;
+    }
+    return k;
+}
+
+/* Holds when a check follows at least 6 pushes of a value of 3 or more (pops do not
+ * matter); and how many operations and pushes d has. */
+static int six_pushes_then_check(const uint8_t *d, size_t n)
+{
+    unsigned pushes = 0;
+    for (size_t at = 0; at < n;) {
+        unsigned op = d[at++] % 4;
+        if (op == 0 && at + 2 <= n)
+            pushes += (unsigned)(d[at] | d[at + 1] << 8) >= 3;
+        if (op == 2 && pushes >= 6)
+            return 1;
+        at += op == 0 || op == 3 ? 2 : 0;
+    }
+    return 0;
+}
+
+static unsigned count_ops(const uint8_t *d, size_t n)
+{
+    fgi_read rd[512];
+    size_t k = ops_record(d, n, rd);
+    unsigned ops = 0;
+    for (size_t i = 0; i < k; i++)
+        ops += rd[i].kind == FGI_READ_PICK;
+    return ops;
+}
+
+FG_TEST(minimize_reads_drops_whole_operations_then_lowers_values)
+{
+    /* 30 notes and pops around 6 pushes (values 500) and the check: 7 operations matter. */
+    uint8_t d[256];
+    size_t n = 0;
+    for (unsigned i = 0; i < 36; i++) {
+        if (i % 6 == 5) {
+            d[n++] = 0; /* push(500) */
+            d[n++] = 0xf4;
+            d[n++] = 0x01;
+        } else if (i % 2) {
+            d[n++] = 1; /* pop */
+        } else {
+            d[n++] = 3; /* note(777) */
+            d[n++] = 0x09;
+            d[n++] = 0x03;
+        }
+    }
+    d[n++] = 2; /* check */
+    d[n++] = 3; /* and a note after it */
+    d[n++] = 0;
+    d[n++] = 0;
+    CHECK(six_pushes_then_check(d, n));
+    fgi_read rd[512];
+    size_t k = ops_record(d, n, rd);
+    static probe p;
+    memset(&p, 0, sizeof p);
+    p.holds = six_pushes_then_check;
+    fgi_min_result res;
+    /* A budget the byte passes alone do not finish in: the structure does. */
+    CHECK(fgi_minimize_reads(d, n, rd, k, 150, ask, &p, &res) == FG_OK);
+    CHECK(six_pushes_then_check(res.data, res.size));
+    CHECK_EQ_U(count_ops(res.data, res.size), 7);
+    /* each push's value lowered to the least that still counts: 500 -> 250 -> ... -> 3 */
+    for (size_t i = 0; i + 2 < res.size; i += 3)
+        CHECK(res.data[i] % 4 != 0 || (res.data[i + 1] | res.data[i + 2] << 8) < 500);
+    fgi_free(res.data);
+    /* the same search without the record leaves more operations in that budget */
+    memset(&p, 0, sizeof p);
+    p.holds = six_pushes_then_check;
+    CHECK(fgi_minimize(d, n, 150, ask, &p, &res) == FG_OK);
+    CHECK(count_ops(res.data, res.size) > 7);
+    fgi_free(res.data);
+}
+
+FG_TEST(minimize_reads_ignores_a_record_that_does_not_fit)
+{
+    static const uint8_t d[] = "xxBUGxx";
+    fgi_read bad = {.off = 5, .width = 8, .kind = FGI_READ_INT, .hi = 1}; /* past the end */
+    static probe p;
+    memset(&p, 0, sizeof p);
+    p.holds = has_bug;
+    fgi_min_result res;
+    CHECK(fgi_minimize_reads(d, 7, &bad, 1, 1000, ask, &p, &res) == FG_OK);
+    CHECK(res.size == 3 && memcmp(res.data, "BUG", 3) == 0);
+    fgi_free(res.data);
+}

@@ -204,6 +204,93 @@ FG_TEST(wire_head_bytes_flipped)
     free(good);
 }
 
+/* ---- a candidate's read record ----------------------------------------------------- */
+
+/* A candidate of 6 bytes read as pick, range(100, 1100), pick, bool, pick. */
+static fgi_read sample_reads[5] = {
+    {.off = 0, .width = 1, .kind = FGI_READ_PICK, .hi = 2},
+    {.off = 1, .width = 2, .kind = FGI_READ_RANGE, .lo = 100, .hi = 1100},
+    {.off = 3, .width = 1, .kind = FGI_READ_PICK, .hi = 2},
+    {.off = 4, .width = 1, .kind = FGI_READ_BOOL, .hi = 1},
+    {.off = 5, .width = 1, .kind = FGI_READ_PICK, .hi = 2, .short_ = 0},
+};
+
+static uint8_t *encode_cand_reads(const fgi_read *reads, uint32_t nreads, size_t *n)
+{
+    fgi_cand c = {.seq = 9, .sig = 4, .data = (uint8_t *)"\0\5\0\1\1\2", .size = 6,
+                  .reads = (fgi_read *)reads, .nreads = nreads};
+    fgi_str out = {0};
+    CHECK(fgi_wire_encode_cand(&c, &out) == 0);
+    *n = out.len;
+    return (uint8_t *)out.buf;
+}
+
+FG_TEST(wire_cand_carries_its_read_record)
+{
+    size_t n;
+    uint8_t *p = encode_cand_reads(sample_reads, 5, &n);
+    fgi_cand c;
+    CHECK(p && fgi_wire_decode_cand(p, n, &c) == 0);
+    CHECK_EQ_U(c.nreads, 5);
+    CHECK(c.reads && memcmp(c.reads, sample_reads, sizeof sample_reads) == 0);
+    fgi_epoch_free_cand(&c);
+    fgi_free(p);
+    p = encode_cand_reads(NULL, 0, &n); /* a target without the reader: no record */
+    CHECK(p && fgi_wire_decode_cand(p, n, &c) == 0);
+    CHECK(c.nreads == 0 && c.reads == NULL);
+    fgi_epoch_free_cand(&c);
+    fgi_free(p);
+}
+
+FG_TEST(wire_cand_bad_read_records_refused)
+{
+    /* Each row damages one read of the sample; the decoder must refuse the candidate. */
+    static const struct {
+        const char *what;
+        size_t read;
+        fgi_read value;
+    } table[] = {
+        {"a read past the data", 4, {.off = 5, .width = 2, .kind = FGI_READ_PICK, .hi = 9}},
+        {"a read before the last one's end", 2, {.off = 2, .width = 1, .kind = FGI_READ_PICK,
+                                                 .hi = 2}},
+        {"kind 0", 3, {.off = 4, .width = 1, .kind = 0, .hi = 1}},
+        {"an unknown kind", 3, {.off = 4, .width = 1, .kind = FGI_READ_KINDS, .hi = 1}},
+        {"lo above hi", 1, {.off = 1, .width = 2, .kind = FGI_READ_RANGE, .lo = 9, .hi = 1}},
+        {"a word of 9 bytes", 1, {.off = 1, .width = 9, .kind = FGI_READ_RANGE, .hi = 1}},
+        {"short not 0 or 1", 3, {.off = 4, .width = 1, .kind = FGI_READ_BOOL, .hi = 1,
+                                 .short_ = 7}},
+        {"an offset near 2^32", 4, {.off = UINT32_MAX, .width = 1, .kind = FGI_READ_PICK}},
+    };
+    for (size_t i = 0; i < FGI_ARRAY_LEN(table); i++) {
+        fgi_read reads[5];
+        memcpy(reads, sample_reads, sizeof reads);
+        reads[table[i].read] = table[i].value;
+        size_t n;
+        uint8_t *p = encode_cand_reads(reads, 5, &n);
+        fgi_cand c;
+        int rc = p ? fgi_wire_decode_cand(p, n, &c) : 0;
+        if (rc == 0)
+            fprintf(stderr, "  accepted: %s\n", table[i].what);
+        CHECK(rc != 0);
+        fgi_free(p);
+    }
+    /* A count past FGI_READS_MAX, or one the body does not hold, is refused too. */
+    size_t n;
+    uint8_t *p = encode_cand_reads(sample_reads, 5, &n);
+    fgi_cand c;
+    uint32_t nreads = FGI_READS_MAX + 1; /* the head's last field */
+    size_t at = offsetof(struct {
+        uint64_t a[5];
+        uint32_t b[6];
+    }, b[5]);
+    memcpy(p + at, &nreads, 4);
+    CHECK(fgi_wire_decode_cand(p, n, &c) != 0);
+    nreads = 4;
+    memcpy(p + at, &nreads, 4);
+    CHECK(fgi_wire_decode_cand(p, n, &c) != 0);
+    fgi_free(p);
+}
+
 /* ---- every message type: good bodies, damaged ones, unexpected ones ------------------ */
 
 /* What a dispatch called: one count per handler, the last error. */
