@@ -3,9 +3,12 @@
  *
  * Invariants of a search (struct search):
  *   - cur[0..size) reproduces: it is the original or a candidate the predicate accepted;
- *   - every candidate is strictly smaller than cur in the order (size, then the sum of the
- *     bytes' simplicity ranks), so no accepted input is ever proposed again and each pass
- *     ends; a round that accepts nothing is the fixed point;
+ *   - every byte-pass candidate is strictly smaller than cur in the order (size, then the
+ *     sum of the bytes' simplicity ranks), so no accepted input is ever proposed again and
+ *     each pass ends; a round that accepts nothing is the fixed point. The value pass over
+ *     a read record (lower_values) runs once and tries 0 and half of each value, which is
+ *     smaller as a number but not always in that order (0x3000 halves to 0x1800);
+ *     `tried` keeps it from proposing an input twice;
  *   - `tried` holds the content hash of cur and of every candidate tried, so equal bytes
  *     are never tried twice and a repeat costs no trial.
  */

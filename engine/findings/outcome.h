@@ -36,6 +36,8 @@ struct fg_outcome {
     size_t features;       /* distinct coverage features seen (0 when not instrumented) */
     uint64_t kept;         /* generated cases kept for novelty */
     int saturated;         /* the saturation watch fired */
+    int typed;             /* it kept an input its target read with fg_reader (a record):
+                            * its findings are worth the minimiser's probe (modes.c) */
     int store_failed;      /* some finding could not be written to disk */
     char *gate_failure;    /* owned: why the gate failed this run beyond its findings (its
                             * committed corpus past the budget), or NULL; set on the copy the

@@ -5,6 +5,7 @@
 #include "engine/base/clock.h"
 #include "oracle/harness.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -57,10 +58,16 @@ fg_error fgi_read_probe(const fg_target *t, const uint8_t *data, size_t size,
     /* Past its deadline and a second more, a hang is killed: its reads so far stand. */
     double until = fgi_clock_now_s() + (time_ms ? time_ms : 10000) / 1000.0 + 1.0;
     int status;
-    while (waitpid(pid, &status, WNOHANG) == 0) {
-        if (fgi_clock_now_s() > until) {
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid)
+            break;
+        if ((w < 0 && errno != EINTR) || fgi_clock_now_s() > until) {
+            /* over time, or not ours to wait for (a host ignoring SIGCHLD): the child
+             * must not go on writing the record while it is read */
             kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
             break;
         }
         struct timespec pause = {0, 1000 * 1000};

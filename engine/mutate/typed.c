@@ -169,8 +169,8 @@ static void ops_of(ops *l, const fgi_read *reads, size_t n, const uint8_t *buf, 
     l->end = 0;
     for (size_t i = 0; i < n; i++) {
         const fgi_read *d = &reads[i];
-        if ((uint64_t)d->off + d->width > size)
-            break;
+        if ((uint64_t)d->off + d->width > size || d->off < l->end)
+            break; /* past the bytes, or going back: a record is one pass (reads.c) */
         if (d->kind == FGI_READ_PICK && l->n < OPS_MAX) {
             if (l->n)
                 l->o[l->n - 1].e = d->off;
@@ -249,6 +249,8 @@ static size_t place_op(fgi_mut *m, ops *l, uint8_t *buf, size_t size, size_t max
 {
     o.s = 0;
     o.e = (uint32_t)len;
+    if (len == 0 || len > max) /* before anything is cut: SKIP leaves buf as it was */
+        return FGI_MUT_SKIP;
     if (fgi_rng_chance(m->rng, 1, 2) || l->n == 0)
         return put_ops(l, buf, size, max, boundary(m, l), src, len, &o, 1, 0);
     size_t g = (size_t)fgi_rng_below(m->rng, l->n);
@@ -317,6 +319,8 @@ static size_t op_of_choice(fgi_mut *m, ops *l, const ops *ol, uint8_t *buf, size
         size_t k = match[fgi_rng_below(m->rng, nm)];
         const op *q = k < OPS_MAX ? &l->o[k] : &ol->o[k - OPS_MAX];
         len = q->e - q->s;
+        if (len > max) /* the partner may be longer than max_len, the scratch's size */
+            return FGI_MUT_SKIP;
         memcpy(m->scratch, (k < OPS_MAX ? buf : m->other) + q->s, len);
     }
     return place_op(m, l, buf, size, max, m->scratch, len, o);
@@ -329,6 +333,8 @@ static size_t splice_op(fgi_mut *m, ops *l, const ops *ol, uint8_t *buf, size_t 
     if (ol->n == 0)
         return FGI_MUT_SKIP;
     const op *q = &ol->o[fgi_rng_below(m->rng, ol->n)];
+    if (q->e - q->s > max) /* the partner may be longer than max_len, the scratch's size */
+        return FGI_MUT_SKIP;
     memcpy(m->scratch, m->other + q->s, q->e - q->s);
     return place_op(m, l, buf, size, max, m->scratch, q->e - q->s, *q);
 }

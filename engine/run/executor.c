@@ -239,6 +239,8 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     c.keys = r->ex.nckeys ? fgi_memdup(r->ex.ckeys, r->ex.nckeys * sizeof *r->ex.ckeys) : NULL;
     size_t nreads;
     const fgi_read *reads = fgi_reads_get(&nreads); /* the record travels with the input */
+    if (!fgi_reads_valid(reads, nreads, size)) /* as the supervisor's decoder would judge */
+        nreads = 0;
     c.reads = nreads ? fgi_memdup(reads, nreads * sizeof *reads) : NULL;
     c.nreads = (uint32_t)nreads;
     if (!c.data || (r->ex.nckeys && !c.keys) || (nreads && !c.reads)) {

@@ -68,6 +68,8 @@ typedef struct min_ctx {
     unsigned long slow_left;  /* trials that may still time out; ULONG_MAX: no bound */
     int out_of_time;          /* the search stopped for want of time */
     int interrupted;          /* ...or for an interrupt */
+    int probe_reads;          /* ask the input's read record first (the target may read
+                               * with fg_reader: asked for, or the run kept such an input) */
     char detail[1024];        /* the last accepted trial's finding detail */
 } min_ctx;
 
@@ -79,7 +81,8 @@ static int is_timeout(const char *class_id)
 static min_ctx min_ctx_for(fg_session *s, const fg_target *t, const char *want, double ends_at)
 {
     min_ctx m = {.s = s, .t = t, .want = want, .ends_at = ends_at,
-                 .full_ms = fgi_plan_time_ms(&s->opt, t), .slow_left = ULONG_MAX};
+                 .full_ms = fgi_plan_time_ms(&s->opt, t), .slow_left = ULONG_MAX,
+                 .probe_reads = 1};
     if (ends_at && is_timeout(want))
         m.slow_left = TIMEOUT_SLOW_TRIALS - 1; /* the last is store_minimised's */
     return m;
@@ -163,9 +166,11 @@ static int min_reproduces(void *ctx, const uint8_t *data, size_t size)
 /* Minimises data within m->want; res->data is the result (the input itself at worst). An
  * input the target reads with fg_reader is shrunk by its operations and values first: its
  * read record comes from one more run of it, in a child of its own (read_probe.h), within
- * the time a trial has. Not for a timeout: that run would last its whole deadline, which
- * the trials' budget of slow runs is for. Without a record (no reads, a timeout, or the
- * probe failed) the search is over bytes alone. */
+ * the time a trial has; a run's findings are probed only when it kept an input with a
+ * record (o->typed), so a target that never reads so pays nothing. Not for a timeout:
+ * that run would last its whole deadline, which the trials' budget of slow runs is for.
+ * Without a record (no reads, a timeout, or the probe failed) the search is over bytes
+ * alone. */
 static fg_error minimize_in_class(min_ctx *m, const uint8_t *data, size_t size,
                                   fgi_min_result *res)
 {
@@ -173,7 +178,7 @@ static fg_error minimize_in_class(min_ctx *m, const uint8_t *data, size_t size,
     fgi_read *reads = NULL;
     size_t nreads = 0;
     unsigned cap_ms;
-    if (is_timeout(m->want) || !trial_time(m, &cap_ms) ||
+    if (!m->probe_reads || is_timeout(m->want) || !trial_time(m, &cap_ms) ||
         fgi_read_probe(m->t, data, size, cap_ms ? FGI_MIN(cap_ms, m->full_ms) : m->full_ms,
                        &reads, &nreads) != FG_OK)
         nreads = 0;
@@ -287,6 +292,7 @@ void fgi_mode_minimize_findings(fg_session *s, const fg_target *t, fg_outcome *o
         if (f->known || f->size == 0)
             continue;
         min_ctx m = min_ctx_for(s, t, f->class_id, ends_at);
+        m.probe_reads = o->typed; /* no extra run for a target that never read so */
         fgi_min_result res = {0};
         unsigned cap_ms;
         fg_error e = trial_time(&m, &cap_ms) ? minimize_in_class(&m, f->data, f->size, &res)

@@ -134,6 +134,8 @@ void fgi_snapshot_merge(run *r)
             fgi_corpus_set_reads(&r->snap.corpus, at, c->reads, c->nreads) != 0 ||
             fgi_sched_kept(&r->snap.sched, &r->snap.corpus, at, c) != 0)
             return fgi_run_error(r, FG_ENOMEM);
+        if (c->nreads && r->o)
+            r->o->typed = 1;
         if (nf)
             fgi_corpus_set_features(&r->snap.corpus, r->snap.corpus.count - 1, feats, nf);
         fgi_cmp_pool_add(c->cmps, c->ncmps, c->strs, c->nstrs);

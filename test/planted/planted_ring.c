@@ -1,6 +1,6 @@
 /* test/planted/planted_ring.c — the ring target's planted twin: the same calls and model
  * (targets/lib/ring_model.h) over a ring whose pop_back steps one slot too far back once
- * the tail has wrapped to slot 0. Found only by 8 pushes (net of pop_backs) that wrap the
+ * the tail has wrapped to slot 0. Found only by 64 pushes (net of pop_backs) that wrap the
  * tail, then a pop_back: test/e2e/test_typed.c expects the gate to find it and the
  * minimiser to bring it down to those operations. */
 #include "fuzzgate.h"

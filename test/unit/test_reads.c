@@ -110,3 +110,66 @@ FG_TEST(reads_valid_refuses_what_no_reader_writes)
     bad[1].width = 9;                                 /* no word is 9 bytes */
     CHECK(!fgi_reads_valid(bad, 2, 20));
 }
+
+/* A target that reads its input twice (a model run beside the code, a saved reader put
+ * back): the record is its first pass, up to where the reads went back. */
+static uint64_t rereading_body(const uint8_t *data, size_t size)
+{
+    fg_reader r = fg_reader_of(data, size);
+    (void)fg_read_pick(&r, 3);
+    fg_reader saved = r;
+    (void)fg_read_u16(&r);
+    r = saved; /* back: the same u16 again */
+    (void)fg_read_u16(&r);
+    fg_reader again = fg_reader_of(data, size); /* and a second pass from the start */
+    (void)fg_read_pick(&again, 3);
+    return 1;
+}
+
+FG_TEST(reads_record_stops_where_a_target_reads_again)
+{
+    static const fg_target t = {.name = "test_rereads", .run = rereading_body};
+    static const uint8_t d[] = {1, 2, 3, 4};
+    fgi_harness e;
+    fgi_case_result res;
+    CHECK(fgi_harness_open(&e, &t) == FG_OK);
+    CHECK(fgi_harness_reserve(&e, sizeof d) == FG_OK);
+    fgi_harness_run(&e, d, sizeof d, &res);
+    CHECK(res.status == FGI_CASE_OK);
+    fgi_harness_close(&e);
+    size_t n;
+    const fgi_read *rd = fgi_reads_get(&n);
+    CHECK_EQ_U(n, 2); /* the pick and the first u16 */
+    CHECK(n == 2 && rd[0].kind == FGI_READ_PICK && rd[1].kind == FGI_READ_INT);
+    CHECK(fgi_reads_valid(rd, n, sizeof d));
+}
+
+FG_TEST(reads_valid_refuses_what_the_reader_never_asks)
+{
+    static const struct {
+        fgi_read d;
+        int ok;
+    } rows[] = {
+        {{.off = 0, .width = 1, .kind = FGI_READ_PICK, .lo = 0, .hi = 2}, 1},
+        {{.off = 0, .width = 1, .kind = FGI_READ_PICK, .lo = 1, .hi = 2}, 0},  /* lo */
+        {{.off = 0, .width = 2, .kind = FGI_READ_PICK, .lo = 0, .hi = 2}, 0},  /* width */
+        {{.off = 0, .width = 0, .kind = FGI_READ_PICK, .short_ = 1, .hi = 2}, 1},
+        {{.off = 0, .width = 2, .kind = FGI_READ_RANGE, .lo = 5, .hi = 1000}, 1},
+        {{.off = 0, .width = 2, .kind = FGI_READ_RANGE, .lo = 9, .hi = 5}, 0}, /* lo > hi */
+        {{.off = 0, .width = 4, .kind = FGI_READ_INT, .hi = 0xffffffffu}, 1},
+        {{.off = 0, .width = 4, .kind = FGI_READ_INT, .hi = 1000}, 0},         /* not a width */
+        {{.off = 0, .width = 1, .kind = FGI_READ_BOOL, .hi = 1}, 1},
+        {{.off = 0, .width = 1, .kind = FGI_READ_BOOL, .hi = 7}, 0},
+        {{.off = 0, .width = 3, .kind = FGI_READ_BYTES}, 1},
+        {{.off = 0, .width = 3, .kind = FGI_READ_BYTES, .hi = 1}, 0},
+        {{.off = 0, .width = 0, .kind = FGI_READ_BYTES}, 0},
+        {{.off = 0, .width = 1, .kind = 0, .hi = 1}, 0},
+        {{.off = 3, .width = 2, .kind = FGI_READ_RANGE, .lo = 5, .hi = 1000}, 0}, /* past 4 */
+    };
+    for (size_t i = 0; i < FGI_ARRAY_LEN(rows); i++) {
+        int ok = fgi_reads_valid(&rows[i].d, 1, 4);
+        if (ok != rows[i].ok)
+            fprintf(stderr, "  row %zu: %d\n", i, ok);
+        CHECK(ok == rows[i].ok);
+    }
+}

@@ -174,3 +174,44 @@ FG_TEST(typed_groups_are_the_picks)
     CHECK_EQ_U(fgi_typed_groups(rd, n, 5, starts, &end), 3); /* cut at 5: the pick at 4 */
     CHECK_EQ_U(end, 5);
 }
+
+/* The partner may be longer than max (a corpus file, a seed): its operations never reach
+ * the scratch whole, which is max bytes (an overrun is ASan's, or the canary's, to see);
+ * and an operation of no bytes (a pick of one choice) leaves the input as it was. */
+FG_TEST(typed_partner_longer_than_max_or_empty_operations)
+{
+    enum { MAX = 32 };
+    static const uint8_t base[] = {1, 0, 0x34, 0x12, 2, 15};
+    static uint8_t other[300];
+    static fgi_read rb[16], ro[8];
+    size_t nb = decode(base, sizeof base, rb);
+    /* partner: pick(3) 2, then 250 bytes as one fg_read_bytes-like read; then a pick of one
+     * choice (width 0) twice at its end */
+    other[0] = 2;
+    memset(other + 1, 0xab, 250);
+    size_t no = 0;
+    ro[no++] = (fgi_read){.off = 0, .width = 1, .kind = FGI_READ_PICK, .hi = 2};
+    ro[no++] = (fgi_read){.off = 1, .width = 250, .kind = FGI_READ_BYTES};
+    ro[no++] = (fgi_read){.off = 251, .width = 0, .kind = FGI_READ_PICK, .hi = 0};
+    ro[no++] = (fgi_read){.off = 251, .width = 0, .kind = FGI_READ_PICK, .hi = 0};
+    uint8_t *scratch = malloc(MAX + 8);
+    CHECK(scratch != NULL);
+    if (!scratch)
+        return;
+    uint8_t buf[MAX];
+    for (uint64_t k = 0; k < 4000; k++) {
+        fgi_rng rng;
+        fgi_rng_case(&rng, 9, 13, k);
+        memset(scratch + MAX, 0x5a, 8); /* a canary past the scratch's MAX bytes */
+        fgi_mut m = {.rng = &rng, .scratch = scratch, .other = other, .other_size = 251};
+        memcpy(buf, base, sizeof base);
+        size_t n = fgi_typed_mutate(&m, rb, nb, ro, no, buf, sizeof base, MAX);
+        for (int i = 0; i < 8; i++)
+            CHECK(scratch[MAX + i] == 0x5a);
+        if (n == FGI_MUT_SKIP)
+            CHECK(memcmp(buf, base, sizeof base) == 0);
+        else
+            CHECK(n <= MAX);
+    }
+    free(scratch);
+}
