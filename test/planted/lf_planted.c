@@ -28,7 +28,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 #ifndef LF_PLANTED_CLEAN
 static void *volatile kept;
 #endif
-static volatile int sink;
+static volatile unsigned sink; /* unsigned: HANG spins past 2^31 (UBSan) */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
