@@ -14,6 +14,9 @@ set -eu
 TREE=${FUZZGATE_SRC:-$SRC/fuzzgate}
 CXX=${CXX:-$CC}
 cd "$TREE"
+# The bridge: the adapter, the standalone checks, and the typed reader (fg_read_*, which a
+# target like ring calls; standalone.c gives it a record that hears nothing).
+bridge="bridge/standalone/lf_adapter.c bridge/standalone/standalone.c engine/feedback/reader.c"
 under_test="engine/base/hex.c engine/run/options.c engine/base/mem.c engine/base/clocale.c"
 under_test="$under_test engine/base/errors.c"
 under_test="$under_test engine/base/errout.c"
@@ -54,7 +57,7 @@ for src in targets/*.c; do
     case $name in brotli_*) [ $brotli = 1 ] || { echo "build.sh: $name skipped (no brotli)"; continue; } ;; esac
     objs=
     i=0
-    for c in "$src" bridge/standalone/lf_adapter.c bridge/standalone/standalone.c $under_test; do
+    for c in "$src" $bridge $under_test; do
         i=$((i + 1))
         o="$work/$name-$i.o"
         $CC $CFLAGS -std=c11 -D_GNU_SOURCE -Iinclude -I. \
