@@ -219,7 +219,9 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
      * when the case did what its base did and is no shorter (the common case, kept
      * cheap); the test is the case's own, so which executor ran it (and what that one
      * sent before) decides nothing. */
-    const fgi_entry *base = r->ex.full ? NULL : &r->snap.corpus.entries[r->ex.base];
+    const fgi_entry *base = r->ex.full || r->ex.base >= r->snap.corpus.count
+                                ? NULL
+                                : &r->snap.corpus.entries[r->ex.base];
     int shorter = 0;
     uint64_t fh = r->ex.fhash;
     if ((sig || fh) && !r->ex.blocked && base && !force &&
@@ -338,7 +340,16 @@ static size_t typed_or_bytes(run *r, const fgi_entry *base, const fgi_entry *oth
 /* Builds and runs generated case k (position seq) from the snapshot. */
 static void generate_one(run *r, uint64_t seq)
 {
-    FG_ASSERT(seq >= r->plan.nitems && r->snap.corpus.count > 0);
+    FG_ASSERT(seq >= r->plan.nitems);
+    if (r->snap.corpus.count == 0) {
+        /* Every replayed input was a finding (a target failing on everything, a stuck
+         * one past its edge budget): nothing to mutate yet. The empty input again,
+         * forced, made from no entry; kept as the first entry once it passes. */
+        static const uint8_t nothing[1];
+        r->ex.base = SIZE_MAX; /* the candidate's base, + 1: 0, none */
+        r->ex.mut.napplied = 0;
+        return run_input(r, seq, nothing, 0, 1);
+    }
     uint64_t k = seq - r->plan.nitems;
     fgi_rng_case(&r->ex.rng, r->s->opt.seed, r->plan.name_hash, k);
     long pick = fgi_corpus_pick(&r->snap.corpus, &r->snap.nov, &r->ex.rng);

@@ -131,6 +131,14 @@ FG_TEST(gate_planted_check_is_a_check_finding)
     expect_finding("planted_check", "check", 0);
 }
 
+/* No input passes, so the corpus stays empty: the run goes on (it asserted once) and the
+ * class is found and stored, in both modes. */
+FG_TEST(gate_a_target_failing_on_every_input_is_one_finding)
+{
+    expect_finding_mode("planted_fails_always", "check", 0, 0);
+    expect_finding_mode("planted_fails_always", "check", 0, 1);
+}
+
 FG_TEST(gate_planted_fail_is_a_check_finding)
 {
     expect_finding("planted_fail", "check", 0);

@@ -45,8 +45,10 @@ static void interrupt_stuck(const char *target, int sig, const char *mode)
     char root[256], fdir[320], path[400];
     CHECK(fgt_tmpdir(root, sizeof root) == 0);
     snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
-    const char *args[] = {fdir, "--seconds=60", mode ? mode : target, mode ? target : NULL,
-                          NULL};
+    /* --timeout-ms: a deadline, and so an edge budget (INSTRUMENT=1), far past the
+     * signal: the spinning case must be cut short by it, not end as a timeout first */
+    const char *args[] = {fdir, "--seconds=60", "--timeout-ms=3600000", mode ? mode : target,
+                          mode ? target : NULL, NULL};
     fgt_run r;
     double ms;
     run_timed("test-planted", sig, &r, &ms, args);
@@ -131,7 +133,8 @@ FG_TEST(limits_time_limit_ends_a_run_stuck_in_the_target)
         char root[256], fdir[320];
         CHECK(fgt_tmpdir(root, sizeof root) == 0);
         snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
-        const char *args[] = {fdir, rows[i].mode, "--seconds=1", "planted_stuck_spin", NULL};
+        const char *args[] = {fdir, rows[i].mode, "--seconds=1", "--timeout-ms=3600000",
+                              "planted_stuck_spin", NULL};
         fgt_run r;
         double ms;
         run_timed("test-planted", 0, &r, &ms, args);

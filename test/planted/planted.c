@@ -40,6 +40,16 @@ static uint64_t check_run(const uint8_t *d, size_t n)
 }
 FG_TARGET(planted_check, .flags = FG_NO_CORPUS, .run = check_run, .what = "an FG_CHECK violation")
 
+/* Fails on every input, the empty one first: no replayed input passes, so the search has
+ * no entry to mutate (executor.c generate_one runs the empty input again until one does). */
+static uint64_t fails_always_run(const uint8_t *d, size_t n)
+{
+    FG_CHECK(n == SIZE_MAX, "planted: fails on every input (%zu bytes)", n);
+    return shape(d, n);
+}
+FG_TARGET(planted_fails_always, .flags = FG_NO_CORPUS, .run = fails_always_run,
+          .what = "an FG_CHECK that fails on every input")
+
 static uint64_t fail_run(const uint8_t *d, size_t n)
 {
     if (n >= 2 && d[0] == TRIGGER)
