@@ -259,30 +259,20 @@ for e in $ENGINES $PENGINES $TENGINES; do
 done
 [ -z "$SKIPPED" ] || echo "bench-find: skipped:$SKIPPED"
 
-for bug in $BUGS; do
-    for s in $SEEDS; do
-        for e in $ENGINES; do
-            run_one "$e" "$bug" "$s"
+# Runs every bug of $2 with every engine of $3 over the seeds; $1 names the rows on stderr.
+run_rows() {
+    for bug in $2; do
+        for s in $SEEDS; do
+            for e in $3; do
+                run_one "$e" "$bug" "$s"
+            done
         done
+        echo "  $1$bug: done" >&2
     done
-    echo "  $bug: done" >&2
-done
-for bug in $PBUGS; do
-    for s in $SEEDS; do
-        for e in $PENGINES; do
-            run_one "$e" "$bug" "$s"
-        done
-    done
-    echo "  plain $bug: done" >&2
-done
-for bug in $TBUGS; do
-    for s in $SEEDS; do
-        for e in $TENGINES; do
-            run_one "$e" "$bug" "$s"
-        done
-    done
-    echo "  typed $bug: done" >&2
-done
+}
+run_rows "" "$BUGS" "$ENGINES"
+run_rows "plain " "$PBUGS" "$PENGINES"
+run_rows "typed " "$TBUGS" "$TENGINES"
 rm -rf "$CORPUS" "$OUT"
 
 # ---- table ------------------------------------------------------------------------------
