@@ -318,9 +318,12 @@ check-build: $(CHECK_BUILD)
 UNIT_ENV = FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 	FGT_EDGE_BUDGET="$(EDGE_BUDGET)"
 SCRIPT_ENV = CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)"
-LANE_UNIT = $(UNIT_ENV) $(B)/test-unit && $(UNIT_ENV) $(B)/test-unit-nopie cmp_ && \
-	$(UNIT_ENV) $(B)/test-unit-nopie symbolize_ && \
-	B="$(B)" sh test/scripts/include_cycles.sh
+# A lane step that fails says which it was, and its status, as the lane's last line.
+lane_step = { $(1) || { s=$$?; echo "lane step failed (status $$s): $(2)"; exit 1; }; }
+LANE_UNIT = $(call lane_step,$(UNIT_ENV) $(B)/test-unit,test-unit) && \
+	$(call lane_step,$(UNIT_ENV) $(B)/test-unit-nopie cmp_,test-unit-nopie cmp_) && \
+	$(call lane_step,$(UNIT_ENV) $(B)/test-unit-nopie symbolize_,test-unit-nopie symbolize_) && \
+	$(call lane_step,B="$(B)" sh test/scripts/include_cycles.sh,include_cycles.sh)
 LANE_SCRIPTS = $(SCRIPT_ENV) sh test/scripts/install.sh && \
 	$(SCRIPT_ENV) sh test/scripts/cmake.sh && B="$(B)" sh test/scripts/libfuzzer.sh && \
 	B="$(B)" sh test/scripts/ci_reports.sh && B="$(B)" CC="$(CC)" INSTRUMENT="$(INSTRUMENT)" \

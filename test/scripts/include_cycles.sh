@@ -26,6 +26,7 @@
 #   B=build sh test/scripts/include_cycles.sh [-f]     (from the repository root)
 set -eu
 B=${B:-build}
+status=0 # set here: a variable of that name in the environment is not ours
 show=0
 [ "${1:-}" = -f ] && show=1
 files=$(find engine oracle bridge -type f \( -name '*.c' -o -name '*.h' -o -name '*.def' \) |
@@ -139,4 +140,4 @@ else
                 if ((sym[i] in def) && def[sym[i]] != from[i]) print from[i], def[sym[i]]
         }' | circles call || status=1
 fi
-exit "${status:-0}"
+exit "$status"

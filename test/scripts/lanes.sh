@@ -6,8 +6,9 @@
 #
 # Each COMMAND (a shell command line) runs in the background with its stdout and stderr
 # in DIR/NAME.log. Once all have ended, the logs are printed in the order given, each
-# after the line "== NAME" — so the output is the same from run to run whichever lane
-# finished first — and each failed lane is named with its exit status. Exit status: 0
+# after the line "== NAME (N s)" (its wall time, for a slow CI's log) — so the output is in
+# the same order from run to run whichever lane finished first — and each failed lane is
+# named with its exit status. Exit status: 0
 # when every lane passed, else 1. A lane's own commands run one after another (join them
 # with &&, or ; to go on past a failure): only lanes run at the same time, so two lanes
 # must not write the same files.
@@ -29,7 +30,8 @@ while [ $# -gt 0 ]; do
     *[!A-Za-z0-9_-]* | "") echo "lanes.sh: a lane's name is [A-Za-z0-9_-]+: '$name'" >&2; exit 2 ;;
     esac
     rm -f "$dir/$name.log" "$dir/$name.status"
-    ( sh -c "$cmd" >"$dir/$name.log" 2>&1; echo $? >"$dir/$name.status" ) &
+    ( t0=$(date +%s); sh -c "$cmd" >"$dir/$name.log" 2>&1; s=$?
+      echo "$s $(( $(date +%s) - t0 ))" >"$dir/$name.status" ) &
     names="$names $name"
     pids="$pids $!"
 done
@@ -40,9 +42,10 @@ for p in $pids; do
 done
 failed=""
 for name in $names; do
-    echo "== $name"
+    secs=""
+    read -r status secs <"$dir/$name.status" 2>/dev/null || status="?"
+    echo "== $name (${secs:-?} s)"
     cat "$dir/$name.log"
-    status=$(cat "$dir/$name.status" 2>/dev/null || echo "?")
     [ "$status" = 0 ] || failed="$failed $name ($status)"
 done
 if [ -n "$failed" ]; then
