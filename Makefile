@@ -318,8 +318,9 @@ check-build: $(CHECK_BUILD)
 UNIT_ENV = FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
 	FGT_EDGE_BUDGET="$(EDGE_BUDGET)"
 SCRIPT_ENV = CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)"
-# A lane step that fails says which it was, and its status, as the lane's last line.
-lane_step = { $(1) || { s=$$?; echo "lane step failed (status $$s): $(2)"; exit 1; }; }
+# A lane step that fails says which it was, and its status, as the lane's last line. (The
+# lane's command line is passed in double quotes: none inside, and \$$ for the lane's $.)
+lane_step = { $(1) || { echo lane step failed with status \$$?: $(2); exit 1; }; }
 LANE_UNIT = $(call lane_step,$(UNIT_ENV) $(B)/test-unit,test-unit) && \
 	$(call lane_step,$(UNIT_ENV) $(B)/test-unit-nopie cmp_,test-unit-nopie cmp_) && \
 	$(call lane_step,$(UNIT_ENV) $(B)/test-unit-nopie symbolize_,test-unit-nopie symbolize_) && \

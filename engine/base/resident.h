@@ -8,4 +8,10 @@
  * cannot be read (no /proc, the process is gone). Not signal-safe (sscanf). */
 FGI_HIDDEN uint64_t fgi_resident_bytes(int pid);
 
+/* mb MiB in bytes, saturated (an absurd --rss-limit-mb is no limit, not a small one). */
+static inline uint64_t fgi_mib_bytes(uint64_t mb)
+{
+    return mb > UINT64_MAX >> 20 ? UINT64_MAX : mb << 20;
+}
+
 #endif

@@ -3,6 +3,7 @@
 #include "engine/findings/read_probe.h"
 
 #include "engine/base/clock.h"
+#include "engine/base/resident.h"
 #include "oracle/harness.h"
 
 #include <errno.h>
@@ -38,7 +39,7 @@ static FG_NORETURN void child(const fg_target *t, const uint8_t *data, size_t si
 }
 
 fg_error fgi_read_probe(const fg_target *t, const uint8_t *data, size_t size,
-                        unsigned time_ms, fgi_read **out, size_t *n)
+                        unsigned time_ms, uint64_t rss_limit, fgi_read **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
@@ -55,16 +56,20 @@ fg_error fgi_read_probe(const fg_target *t, const uint8_t *data, size_t size,
     }
     if (pid == 0)
         child(t, data, size, sh);
-    /* Past its deadline and a second more, a hang is killed: its reads so far stand. */
+    /* Past its deadline and a second more, a hang is killed: its reads so far stand. So is
+     * one past the memory limit, looked at every RSS_EVERY polls (a /proc read each). */
+    enum { RSS_EVERY = 16 };
     double until = fgi_clock_now_s() + (time_ms ? time_ms : 10000) / 1000.0 + 1.0;
     int status;
-    for (;;) {
+    for (unsigned polls = 1;; polls++) {
         pid_t w = waitpid(pid, &status, WNOHANG);
         if (w == pid)
             break;
-        if ((w < 0 && errno != EINTR) || fgi_clock_now_s() > until) {
-            /* over time, or not ours to wait for (a host ignoring SIGCHLD): the child
-             * must not go on writing the record while it is read */
+        int too_big = rss_limit && polls % RSS_EVERY == 0 &&
+                      fgi_resident_bytes(pid) > rss_limit;
+        if ((w < 0 && errno != EINTR) || too_big || fgi_clock_now_s() > until) {
+            /* over time or memory, or not ours to wait for (a host ignoring SIGCHLD):
+             * the child must not go on writing the record while it is read */
             kill(pid, SIGKILL);
             while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
                 ;

@@ -4,6 +4,7 @@
 
 #include "engine/base/clock.h"
 #include "engine/base/dir.h"
+#include "engine/base/resident.h"
 #include "engine/base/sha1.h"
 #include "engine/findings/corpus_dir.h"
 #include "engine/findings/merge.h"
@@ -180,7 +181,7 @@ static fg_error minimize_in_class(min_ctx *m, const uint8_t *data, size_t size,
     unsigned cap_ms;
     if (!m->probe_reads || is_timeout(m->want) || !trial_time(m, &cap_ms) ||
         fgi_read_probe(m->t, data, size, cap_ms ? FGI_MIN(cap_ms, m->full_ms) : m->full_ms,
-                       &reads, &nreads) != FG_OK)
+                       fgi_mib_bytes(m->s->opt.rss_limit_mb), &reads, &nreads) != FG_OK)
         nreads = 0;
     fg_error e = fgi_minimize_reads(data, size, reads, nreads, m->s->opt.min_trials,
                                     min_reproduces, m, res);

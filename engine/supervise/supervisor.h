@@ -15,6 +15,7 @@
 #ifndef FG_SUPERVISOR_H
 #define FG_SUPERVISOR_H
 
+#include "engine/base/resident.h"
 #include "engine/supervise/wire.h"
 
 typedef struct fgi_sup fgi_sup;
@@ -64,12 +65,6 @@ FGI_HIDDEN int fgi_sup_is_running(const fgi_sup *s, unsigned j);
  * are read in batches (fewer wake-ups for the supervisor's core). Only for runs where no
  * executor waits on the supervisor (one executor: it merges its epochs itself). */
 FGI_HIDDEN void fgi_sup_batch(fgi_sup *s, unsigned us);
-
-/* mb MiB in bytes, saturated (an absurd --rss-limit-mb is no limit, not a small one). */
-static inline uint64_t fgi_mib_bytes(uint64_t mb)
-{
-    return mb > UINT64_MAX >> 20 ? UINT64_MAX : mb << 20;
-}
 
 /* The resident bytes of process pid (0 when they cannot be read): engine/base/resident.h's,
  * under the name the supervisor's callers know. */
