@@ -1,11 +1,17 @@
-/* test/support/check.c — runs every FG_TEST in name order; closes with "N passed, N failed".
+/* test/support/check.c — runs every FG_TEST in name order; closes with the slowest tests'
+ * wall times (where make check's time goes, on a slow CI machine too) and "N passed, N
+ * failed".
  * Usage: test-unit [--long] [NAME-SUBSTRING] | test-unit --cli-md (prints docs/cli.md).
+ * FGT_TIMES=1 in the environment prints every test's wall time after it.
  * --long runs the FG_TEST_LONG tests instead (make check-all). */
 #include "test/support/check.h"
 
 #include "engine/run/options.h"
 
 #include <stdlib.h>
+#include <time.h>
+
+#define SLOWEST 4 /* tests named with their times at the end */
 
 static struct {
     fgt_test *head;  /* registered tests */
@@ -28,6 +34,30 @@ const char *fgt_build_dir(void)
 {
     const char *b = getenv("FGT_BUILD");
     return b ? b : "build";
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Keeps the SLOWEST longest (name, seconds) in slow[], longest first. */
+static void note_time(const char **names, double *secs, const char *name, double s)
+{
+    int i = SLOWEST;
+    while (i > 0 && (!names[i - 1] || secs[i - 1] < s)) {
+        if (i < SLOWEST) {
+            names[i] = names[i - 1];
+            secs[i] = secs[i - 1];
+        }
+        i--;
+    }
+    if (i < SLOWEST) {
+        names[i] = name;
+        secs[i] = s;
+    }
 }
 
 static int by_name(const void *a, const void *b)
@@ -53,18 +83,31 @@ int main(int argc, char **argv)
     qsort(v, n, sizeof *v, by_name);
     int passed = 0, failed = 0, want_long = argc > 1 && strcmp(argv[1], "--long") == 0;
     const char *only = argc > 1 + want_long ? argv[1 + want_long] : NULL;
+    const char *slow[SLOWEST] = {0};
+    double slow_s[SLOWEST] = {0}, all_s = now_s();
+    int times = getenv("FGT_TIMES") != NULL; /* every test's time */
     for (size_t i = 0; i < n; i++) {
         if (v[i]->is_long != want_long || (only && !strstr(v[i]->name, only)))
             continue;
         tests.failed_now = 0;
         fflush(stdout);
+        double t0 = now_s();
         v[i]->fn();
+        note_time(slow, slow_s, v[i]->name, now_s() - t0);
+        if (times)
+            printf("  %.2f s %s\n", now_s() - t0, v[i]->name);
         if (tests.failed_now) {
             printf("FAIL %s\n", v[i]->name);
             failed++;
         } else {
             passed++;
         }
+    }
+    if (passed + failed > SLOWEST) {
+        printf("  %.0f s; the slowest:", now_s() - all_s);
+        for (int i = 0; i < SLOWEST && slow[i]; i++)
+            printf("%s %s %.1f s", i ? "," : "", slow[i], slow_s[i]);
+        printf("\n");
     }
     free(v);
     printf("%d passed, %d failed\n", passed, failed);
