@@ -33,6 +33,7 @@ static struct {
 __attribute__((noinline)) static uint64_t call_body(uint64_t (*run)(const uint8_t *, size_t),
                                                     const uint8_t *in, size_t size)
 {
+    fgi_case_now.frame = (uintptr_t)__builtin_frame_address(0);
     uint64_t sig = run(in, size);
     __asm__ volatile("" ::: "memory");
     return sig;

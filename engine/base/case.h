@@ -62,6 +62,9 @@ typedef struct fgi_case_state {
     const uint8_t *data;               /* its input, the pristine copy, and its size */
     size_t size;
     uint64_t boundary;                 /* return address of the call into the target */
+    uintptr_t frame;                   /* the frame of the call into the target: the
+                                        * case's own locals lie below it (stacks grow down
+                                        * on every platform fuzzgate runs on) */
     volatile sig_atomic_t forked;      /* this process was forked by a target's case */
     volatile sig_atomic_t reporting;   /* a sanitizer is printing its report of the case */
     _Atomic unsigned long *started;    /* bodies started: own_started, or in an executor

@@ -334,7 +334,19 @@ void fgi_cmp_note_int(uint64_t a, uint64_t b, uint8_t width)
     note_int(a, b, width, 0);
 }
 
-void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
+/* Whether p lies in the running case's stack frames: between this function's frame and
+ * the frame of the harness's call into the target. Inlined, so "this frame" is the
+ * comparison hook's, below every frame of the target's. A local is what the target built
+ * (an address printed back, a decoded field); a constant lies in the image or the heap. */
+static inline __attribute__((always_inline)) int case_local(const void *p)
+{
+    uintptr_t at = (uintptr_t)p, top = fgi_case_now.frame;
+    return top && at >= (uintptr_t)__builtin_frame_address(0) && at < top;
+}
+
+/* fgi_cmp_note_bytes, with `built` (FGI_CMP_A_LOCAL and/or _B_LOCAL) marking operands
+ * known to be no constant whatever their address: a search's haystack. */
+static void note_bytes(const void *a, size_t alen, const void *b, size_t blen, uint8_t built)
 {
     /* One side may be empty: strcmp(input, "keyword") on an empty input is the first
      * thing a search meets, and the keyword is what it needs. */
@@ -354,6 +366,13 @@ void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
     memcpy(slot->b, b, blen);
     slot->alen = (uint8_t)alen;
     slot->blen = (uint8_t)blen;
+    slot->local = (uint8_t)(built | case_local(a) * FGI_CMP_A_LOCAL |
+                            case_local(b) * FGI_CMP_B_LOCAL);
+}
+
+void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
+{
+    note_bytes(a, alen, b, blen, 0);
 }
 
 /* Whether the n bytes at w occur in the input. A byte loop: memmem is interposed. */
@@ -402,9 +421,11 @@ void fgi_cmp_constants(const uint8_t *in, size_t n, unsigned long mark, unsigned
     unsigned long s = since_count(cmp.nstrs, smark, FGI_CMP_STRS, FGI_CMP_STRS);
     for (unsigned long i = 0; i < s && left; i++) {
         const fgi_cmp_str *c = &cmp.strs[(cmp.nstrs - s + i) % FGI_CMP_STRS];
-        if (c->alen && !occurs(in, n, c->a, c->alen) && left--)
+        if (c->alen && !(c->local & FGI_CMP_A_LOCAL) && !occurs(in, n, c->a, c->alen) &&
+            left--)
             fn(ctx, bytes_key(0x57a1c0deULL, c->a, c->alen));
-        if (c->blen && left && !occurs(in, n, c->b, c->blen) && left--)
+        if (c->blen && left && !(c->local & FGI_CMP_B_LOCAL) &&
+            !occurs(in, n, c->b, c->blen) && left--)
             fn(ctx, bytes_key(0x57a1c0deULL, c->b, c->blen));
     }
     unsigned long k = since_count(cmp.nints, mark, FGI_CMP_INTS, FGI_CMP_INTS);
@@ -529,12 +550,12 @@ static size_t bounded_len(const char *s, size_t max)
     return n;
 }
 
-static void note_strings(const char *a, const char *b, size_t max)
+static void note_strings(const char *a, const char *b, size_t max, uint8_t built)
 {
     if (!fgi_case_on_thread()) /* before the lengths: the engine's own sort of a corpus
                                 * directory's names is ~N log N strcmp calls */
         return;
-    fgi_cmp_note_bytes(a, bounded_len(a, max), b, bounded_len(b, max));
+    note_bytes(a, bounded_len(a, max), b, bounded_len(b, max), built);
 }
 
 void __sanitizer_weak_hook_memcmp(void *pc, const void *a, const void *b, size_t n, int r)
@@ -548,21 +569,21 @@ void __sanitizer_weak_hook_strncmp(void *pc, const char *a, const char *b, size_
 {
     (void)pc;
     if (r)
-        note_strings(a, b, n < FGI_CMP_STR_MAX ? n : FGI_CMP_STR_MAX);
+        note_strings(a, b, n < FGI_CMP_STR_MAX ? n : FGI_CMP_STR_MAX, 0);
 }
 
 void __sanitizer_weak_hook_strcmp(void *pc, const char *a, const char *b, int r)
 {
     (void)pc;
     if (r)
-        note_strings(a, b, FGI_CMP_STR_MAX);
+        note_strings(a, b, FGI_CMP_STR_MAX, 0);
 }
 
 void __sanitizer_weak_hook_strcasecmp(void *pc, const char *a, const char *b, int r)
 {
     (void)pc;
     if (r)
-        note_strings(a, b, FGI_CMP_STR_MAX);
+        note_strings(a, b, FGI_CMP_STR_MAX, 0);
 }
 
 void __sanitizer_weak_hook_strncasecmp(void *pc, const char *a, const char *b, size_t n,
@@ -570,14 +591,14 @@ void __sanitizer_weak_hook_strncasecmp(void *pc, const char *a, const char *b, s
 {
     (void)pc;
     if (r)
-        note_strings(a, b, n < FGI_CMP_STR_MAX ? n : FGI_CMP_STR_MAX);
+        note_strings(a, b, n < FGI_CMP_STR_MAX ? n : FGI_CMP_STR_MAX, 0);
 }
 
 void __sanitizer_weak_hook_strstr(void *pc, const char *h, const char *n, char *r)
 {
     (void)pc;
-    if (!r)
-        note_strings(h, n, FGI_CMP_STR_MAX);
+    if (!r) /* the haystack is the text searched, never the program's constant */
+        note_strings(h, n, FGI_CMP_STR_MAX, FGI_CMP_A_LOCAL);
 }
 
 void __sanitizer_weak_hook_memmem(void *pc, const void *h, size_t hn, const void *n,
@@ -585,7 +606,7 @@ void __sanitizer_weak_hook_memmem(void *pc, const void *h, size_t hn, const void
 {
     (void)pc;
     if (!r)
-        fgi_cmp_note_bytes(h, hn, n, nn);
+        note_bytes(h, hn, n, nn, FGI_CMP_A_LOCAL);
 }
 
 /* ---- the target's own comparisons (fuzzgate.h) ------------------------------------- */

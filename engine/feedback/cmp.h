@@ -32,7 +32,14 @@ typedef struct fgi_cmp_int {
 typedef struct fgi_cmp_str {
     uint8_t a[FGI_CMP_STR_MAX], b[FGI_CMP_STR_MAX];
     uint8_t alen, blen;
+    uint8_t local; /* FGI_CMP_A_LOCAL | FGI_CMP_B_LOCAL: that operand is no constant of
+                    * the program, so no plain-build feature (fgi_cmp_constants): it lay in
+                    * the case's own stack frames (the target built it: a round trip's
+                    * output), or it is a search's haystack (strstr, memmem) */
 } fgi_cmp_str;
+
+#define FGI_CMP_A_LOCAL 1
+#define FGI_CMP_B_LOCAL 2
 
 /* The C library's memcmp past the comparison hook (engine/feedback/strhook.c): for the
  * engine's own comparisons, which are no target's and need not pay for its bookkeeping. */
@@ -97,7 +104,9 @@ FGI_HIDDEN size_t fgi_cmp_strs_since_ptrs(unsigned long mark, const fgi_cmp_str 
 
 /* The program's side of the comparisons recorded since the marks, as feature keys: an
  * operand that does not occur in the case's input (in either byte order, for integers)
- * is taken for the program's constant, and fn(ctx, key) is called for it, at most
+ * and, for bytes, did not lie in the case's own stack frames (what the target built from
+ * its input: a round trip's printed text would make every input new) is taken for the
+ * program's constant, and fn(ctx, key) is called for it, at most
  * FGI_CMP_FEATS times a case. A plain build keeps the first input that makes a comparison
  * against a constant it has not met: the nearest it has to new coverage. */
 #define FGI_CMP_FEATS 8

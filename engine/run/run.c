@@ -57,11 +57,17 @@ static void saturation_watch(run *r)
     if (o->cases < SATURATION_MIN_CASES || o->kept * 100 <= o->cases * SATURATION_PERCENT)
         return;
     o->saturated = 1;
-    fprintf(r->s->log,
-            "fuzzgate: warning: %s kept %llu of %llu cases (%.1f%%): its signature probably "
-            "folds a running total rather than this case's state\n",
+    /* What kept them: the target's signatures, or its features (comparisons against what
+     * looked like constants, fg_feature) when those outnumber the signatures. */
+    int by_features = r->snap.features.count > r->snap.nov.count;
+    fprintf(r->s->log, "fuzzgate: warning: %s kept %llu of %llu cases (%.1f%%): %s\n",
             r->t->name, (unsigned long long)o->kept, (unsigned long long)o->cases,
-            100.0 * (double)o->kept / (double)o->cases);
+            100.0 * (double)o->kept / (double)o->cases,
+            by_features ? "its features probably carry values of the input (text the target "
+                          "built and compared, a value given to fg_feature) rather than "
+                          "constants and states"
+                        : "its signature probably folds a running total rather than this "
+                          "case's state");
 }
 
 fg_error fgi_run_close(run *r, fg_error e, fg_outcome **out, int watch)

@@ -573,3 +573,34 @@ FG_TEST(cmp_constants_are_the_operands_the_input_does_not_hold)
     CHECK_EQ_U(nconstant_keys, 0);
     fgi_cmp_reset();
 }
+
+/* Operands no constant of the program, whatever the input holds: what the target built in
+ * its own stack frames (a round trip's printed text, compared with the input it came
+ * from: as constants, every input would be new) and a search's haystack. The constant
+ * each is compared with still counts. */
+static void compare_built_text(void)
+{
+    constants_mark = fgi_cmp_mark();
+    constants_smark = fgi_cmp_mark_strs();
+    char printed[16];
+    snprintf(printed, sizeof printed, "%d", 4000 + (int)fgi_cmp_mark()); /* built here */
+    (void)strcmp_fn(printed, "0x1p4");          /* built against a constant: one key */
+    (void)strstr_fn("header: none", "gzip");    /* haystack, needle: one key (the needle) */
+    (void)strcmp_fn(printed, constants_input);  /* built against the input: nothing */
+}
+
+FG_TEST(cmp_constants_leave_out_what_the_case_built_and_haystacks)
+{
+    CHECK(fgt_in_case(compare_built_text));
+    if (fgi_cmp_mark_strs() == constants_smark && asan_build()) {
+        printf("  skipped: under ASan the memcmp hooks (engine/strhook.o) are not linked\n");
+        fgi_cmp_reset();
+        return;
+    }
+    CHECK_EQ_U(fgi_cmp_mark_strs() - constants_smark, 3); /* all three were recorded */
+    nconstant_keys = 0;
+    fgi_cmp_constants((const uint8_t *)constants_input, sizeof constants_input - 1,
+                      constants_mark, constants_smark, collect_key, NULL);
+    CHECK_EQ_U(nconstant_keys, 2); /* "0x1p4" and "gzip" */
+    fgi_cmp_reset();
+}
