@@ -96,7 +96,9 @@ FG_TEST(workflow_minimize_a_passing_file_says_so)
 }
 
 /* A depth run over a target with two planted bugs reports both classes, each minimised
- * to its one trigger byte. */
+ * to its one trigger byte. Minimisation has the run's reserve (a second of the two):
+ * under a sanitizer on a loaded machine a class may not get to the end, which the run
+ * then says ("(time)"); in a plain build both must. */
 FG_TEST(workflow_depth_run_minimises_each_new_class)
 {
     char root[256], fdir[320];
@@ -114,7 +116,15 @@ FG_TEST(workflow_depth_run_minimises_each_new_class)
         one_byte++;
         p++;
     }
-    CHECK_EQ_U(one_byte, 2);
+    const char *san = getenv("FGT_SANITIZE");
+    unsigned timed = 0;
+    for (p = r.out; (p = strstr(p, "(time)")) != NULL; p++)
+        timed++;
+    if (san && *san && one_byte + timed == 2 && timed)
+        printf("  %u class(es) not minimised to the end in the reserve under %s\n", timed,
+               san);
+    else
+        CHECK_EQ_U(one_byte, 2);
     fgt_run_free(&r);
     fgt_rmrf(root);
 }
