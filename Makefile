@@ -3,8 +3,8 @@
 #   make                 build/libfuzzgate.a, build/libfuzzgate_main.a, build/fuzzgate
 #   make check           what a contributor runs after every change (~1 min on 2 cores): unit,
 #                        planted-bug and determinism tests, install, the CMake package and its
-#                        example, the gate, and no include or call circle, in three lanes side
-#                        by side (see "make check's three lanes" below)
+#                        example, the gate, and no include or call circle, in four lanes side
+#                        by side (see "make check's four lanes" below)
 #   make check-all       make check, then make check-extras: the long unit tests and the
 #                        ClusterFuzzLite build (.ci/run runs both in every configuration)
 #   make check-build     what make check runs, built and not run
@@ -303,15 +303,21 @@ CHECK_JOBS ?= 2
 
 check-build: $(CHECK_BUILD)
 
-# make check's three lanes, run side by side by test/scripts/lanes.sh, which prints their
+# make check's four lanes, run side by side by test/scripts/lanes.sh, which prints their
 # output in this order whichever ends first (they write no file in common):
-#   unit     the unit and end-to-end tests, the position-dependent build's comparison tests,
-#            and no include or call circle (test/scripts/include_cycles.sh)
-#   scripts  what users do around the engine: install and use it (pkg-config, CMake), the
-#            libFuzzer drop-in, CI reports, the same search under gcc and clang, and the
-#            generated Brotli seeds staying seeds the Brotli targets pass
-#   gate     every built-in target over its committed corpus plus the default case count;
-#            its "N passed, N failed" is make check's last line
+#   unit     half the unit and end-to-end tests (test-unit --shard=0/2), the
+#            position-dependent build's comparison tests, and no include or call circle
+#            (test/scripts/include_cycles.sh)
+#   unit2    the other half (--shard=1/2): many end-to-end tests wait on a signal or a
+#            deadline, so two test-units keep both cores busy where one left one idle
+#   scripts  install and use the engine as a user does: pkg-config (test/scripts/install.sh)
+#            and the CMake package (cmake.sh), with gcc and clang
+#   gate     the libFuzzer drop-in, CI reports, the same search under gcc and clang, the
+#            generated Brotli seeds staying seeds the Brotli targets pass, and then every
+#            built-in target over its committed corpus plus the default case count: its
+#            "N passed, N failed" is make check's last line
+# (install.sh and cmake.sh build with both compilers, the rest runs engines: two lanes of
+# about the same length beside the unit halves, so no lane is left running alone at the end.)
 # make check-all is make check, then make check-extras: the long unit tests (FG_TEST_LONG:
 # 200,000 libFuzzer cases over libxml2, ~20 s) and, unless CFLITE=0, the ClusterFuzzLite
 # build (test/scripts/clusterfuzzlite.sh, ~40 s of clang+ASan builds), side by side.
@@ -321,23 +327,24 @@ SCRIPT_ENV = CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERRO
 # A lane step that fails says which it was, and its status, as the lane's last line. (The
 # lane's command line is passed in double quotes: none inside, and \$$ for the lane's $.)
 lane_step = { $(1) || { echo lane step failed with status \$$?: $(2); exit 1; }; }
-LANE_UNIT = $(call lane_step,$(UNIT_ENV) $(B)/test-unit,test-unit) && \
+LANE_UNIT = $(call lane_step,$(UNIT_ENV) $(B)/test-unit --shard=0/2,test-unit --shard=0/2) && \
 	$(call lane_step,$(UNIT_ENV) $(B)/test-unit-nopie cmp_,test-unit-nopie cmp_) && \
 	$(call lane_step,$(UNIT_ENV) $(B)/test-unit-nopie symbolize_,test-unit-nopie symbolize_) && \
 	$(call lane_step,B="$(B)" sh test/scripts/include_cycles.sh,include_cycles.sh)
-LANE_SCRIPTS = $(SCRIPT_ENV) sh test/scripts/install.sh && \
-	$(SCRIPT_ENV) sh test/scripts/cmake.sh && B="$(B)" sh test/scripts/libfuzzer.sh && \
-	B="$(B)" sh test/scripts/ci_reports.sh && B="$(B)" CC="$(CC)" INSTRUMENT="$(INSTRUMENT)" \
-	SANITIZE="$(SANITIZE)" sh test/scripts/search_compilers.sh \
+LANE_UNIT2 = $(call lane_step,$(UNIT_ENV) $(B)/test-unit --shard=1/2,test-unit --shard=1/2)
+LANE_SCRIPTS = $(SCRIPT_ENV) sh test/scripts/install.sh && $(SCRIPT_ENV) sh test/scripts/cmake.sh
+LANE_GATE = B="$(B)" sh test/scripts/libfuzzer.sh && B="$(B)" sh test/scripts/ci_reports.sh && \
+	B="$(B)" CC="$(CC)" INSTRUMENT="$(INSTRUMENT)" SANITIZE="$(SANITIZE)" \
+	sh test/scripts/search_compilers.sh \
 	$(if $(HAVE_BROTLI),&& rm -rf $(B)/brotli-seeds && $(B)/brotli-seeds-gen $(B)/brotli-seeds \
 	&& $(B)/fuzzgate --corpus-out=$(B)/brotli-seeds --findings=$(B)/seed-findings --cases=0 \
-	brotli_decode$(COMMA)brotli_roundtrip$(COMMA)brotli_stream)
-LANE_GATE = $(B)/fuzzgate --findings=$(B)/gate-findings
+	brotli_decode$(COMMA)brotli_roundtrip$(COMMA)brotli_stream) && \
+	$(B)/fuzzgate --findings=$(B)/gate-findings
 
 check:
 	@$(MAKE) -s --no-print-directory -j$(CHECK_JOBS) check-build
-	@sh test/scripts/lanes.sh $(B)/lanes unit "$(LANE_UNIT)" scripts "$(LANE_SCRIPTS)" \
-		gate "$(LANE_GATE)"
+	@sh test/scripts/lanes.sh $(B)/lanes unit "$(LANE_UNIT)" unit2 "$(LANE_UNIT2)" \
+		scripts "$(LANE_SCRIPTS)" gate "$(LANE_GATE)"
 
 check-extras:
 	@$(MAKE) -s --no-print-directory -j$(CHECK_JOBS) check-build

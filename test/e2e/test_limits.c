@@ -222,8 +222,10 @@ FG_TEST(limits_libfuzzer_driver_with_a_timeout_ends_on_time)
 
 /* SIGINT or SIGTERM to the driver: libFuzzer's line and its status, 72
  * (-interrupted_exitcode), with the final stats when asked and no "Done" line; the same
- * while its case is stuck in the harness (in one process: the watchdog's last resort). */
-FG_TEST(limits_libfuzzer_driver_interrupted_exits_72)
+ * while its case is stuck in the harness (in one process: the watchdog's last resort).
+ * make check-all's (and CI's): four runs, two spinning, 8 s of CPU that make check's
+ * 90 s on a fresh clone cannot spare; the supervised runs' signals are in make check. */
+FG_TEST_LONG(limits_libfuzzer_driver_interrupted_exits_72)
 {
     static const struct {
         const char *input, *flag;

@@ -6,12 +6,12 @@
 #
 # Each COMMAND (a shell command line) runs in the background with its stdout and stderr
 # in DIR/NAME.log. Once all have ended, the logs are printed in the order given, each
-# after the line "== NAME (N s)" (its wall time, for a slow CI's log) — so the output is in
-# the same order from run to run whichever lane finished first — and each failed lane is
-# named with its exit status. Exit status: 0
-# when every lane passed, else 1. A lane's own commands run one after another (join them
-# with &&, or ; to go on past a failure): only lanes run at the same time, so two lanes
-# must not write the same files.
+# after the line "== NAME" — so the output is the same from run to run whichever lane
+# finished first — and each failed lane is named with its exit status. With LANES_TIMES
+# set in the environment (.ci/run sets it) the line is "== NAME (N s)", its wall time.
+# Exit status: 0 when every lane passed, else 1. A lane's own commands run one after
+# another (join them with &&, or ; to go on past a failure): only lanes run at the same
+# time, so two lanes must not write the same files.
 set -u
 [ $# -ge 3 ] && [ $(( ($# - 1) % 2 )) -eq 0 ] || {
     echo "usage: lanes.sh DIR NAME 'COMMAND' [NAME 'COMMAND']..." >&2
@@ -44,7 +44,7 @@ failed=""
 for name in $names; do
     secs=""
     read -r status secs <"$dir/$name.status" 2>/dev/null || status="?"
-    echo "== $name (${secs:-?} s)"
+    if [ -n "${LANES_TIMES:-}" ]; then echo "== $name (${secs:-?} s)"; else echo "== $name"; fi
     cat "$dir/$name.log"
     [ "$status" = 0 ] || failed="$failed $name ($status)"
 done

@@ -1,8 +1,10 @@
-/* test/support/check.c — runs every FG_TEST in name order; closes with the slowest tests'
- * wall times (where make check's time goes, on a slow CI machine too) and "N passed, N
- * failed".
- * Usage: test-unit [--long] [NAME-SUBSTRING] | test-unit --cli-md (prints docs/cli.md).
- * FGT_TIMES=1 in the environment prints every test's wall time after it.
+/* test/support/check.c — runs every FG_TEST in name order; closes with "N passed, N failed".
+ * Usage: test-unit [--long] [--shard=K/N] [NAME-SUBSTRING] | test-unit --cli-md (prints
+ * docs/cli.md). --shard=K/N runs every Nth of the selected tests from the Kth (0-based), in
+ * name order: N test-units side by side run each test once (make check's unit lanes).
+ * FGT_TIMES in the environment adds wall times (kept out of the output otherwise, which is
+ * the same from run to run): =all, every test's after it; any other value, the total and
+ * the slowest tests at the end (.ci/run sets it: a slow CI says where its time went).
  * --long runs the FG_TEST_LONG tests instead (make check-all). */
 #include "test/support/check.h"
 
@@ -81,20 +83,39 @@ int main(int argc, char **argv)
     for (fgt_test *t = tests.head; t; t = t->next)
         v[n++] = t;
     qsort(v, n, sizeof *v, by_name);
-    int passed = 0, failed = 0, want_long = argc > 1 && strcmp(argv[1], "--long") == 0;
-    const char *only = argc > 1 + want_long ? argv[1 + want_long] : NULL;
+    int passed = 0, failed = 0, want_long = 0;
+    unsigned shard = 0, shards = 1;
+    const char *only = NULL;
+    for (int a = 1; a < argc; a++) {
+        char extra;
+        if (strcmp(argv[a], "--long") == 0) {
+            want_long = 1;
+        } else if (strncmp(argv[a], "--shard=", 8) == 0) {
+            if (sscanf(argv[a] + 8, "%u/%u%c", &shard, &shards, &extra) != 2 || !shards ||
+                shard >= shards) {
+                fprintf(stderr, "test-unit: --shard=K/N with K < N, not '%s'\n", argv[a] + 8);
+                free(v);
+                return 2;
+            }
+        } else {
+            only = argv[a];
+        }
+    }
+    size_t selected = 0; /* the tests --long and the name select, counted for the shard */
     const char *slow[SLOWEST] = {0};
     double slow_s[SLOWEST] = {0}, all_s = now_s();
-    int times = getenv("FGT_TIMES") != NULL; /* every test's time */
+    const char *times_env = getenv("FGT_TIMES");
+    int times = times_env && *times_env, every = times && strcmp(times_env, "all") == 0;
     for (size_t i = 0; i < n; i++) {
-        if (v[i]->is_long != want_long || (only && !strstr(v[i]->name, only)))
+        if (v[i]->is_long != want_long || (only && !strstr(v[i]->name, only)) ||
+            selected++ % shards != shard)
             continue;
         tests.failed_now = 0;
         fflush(stdout);
         double t0 = now_s();
         v[i]->fn();
         note_time(slow, slow_s, v[i]->name, now_s() - t0);
-        if (times)
+        if (every)
             printf("  %.2f s %s\n", now_s() - t0, v[i]->name);
         if (tests.failed_now) {
             printf("FAIL %s\n", v[i]->name);
@@ -103,7 +124,7 @@ int main(int argc, char **argv)
             passed++;
         }
     }
-    if (passed + failed > SLOWEST) {
+    if (times && passed + failed > SLOWEST) {
         printf("  %.0f s; the slowest:", now_s() - all_s);
         for (int i = 0; i < SLOWEST && slow[i]; i++)
             printf("%s %s %.1f s", i ? "," : "", slow[i], slow_s[i]);

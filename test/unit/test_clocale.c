@@ -34,7 +34,8 @@ static int comma_locale(const char *root)
     return strtod("1,5", NULL) == 1.5;
 }
 
-FG_TEST(number_text_is_the_c_locales_whatever_the_program_set)
+/* make check-all's (and CI's): localedef builds the locale, 2 s of CPU. */
+FG_TEST_LONG(number_text_is_the_c_locales_whatever_the_program_set)
 {
     char root[256];
     CHECK(fgt_tmpdir(root, sizeof root) == 0);
