@@ -60,14 +60,18 @@
 # count: one yardstick for every engine. The seeds' own count is the point at 0 s.
 # Every engine gets the same per-case deadline, BENCH_SRC_TIMEOUT seconds (10): the
 # demangler has inputs that take minutes (libFuzzer, at its default -timeout of 1200 s,
-# sat 476 s in one of a 60 s run), which are findings, not speed. A run that stops before
-# its time (libFuzzer or the driver ending at a crash, a timeout or an out-of-memory) is
-# "cut": its figures are listed but left out of the medians, and its artifacts are kept
-# in $B/bench-src/findings/ with a replay command (a real bug in binutils is reported,
-# not counted). A driver run whose time ran out while a case still ran (under the
-# deadline) ends 0.5 s after its limit without final stats (docs/libfuzzer.md; status 1
-# before the engine said 0 for it): it is not cut; its units are the harness's calls as count.c last
-# wrote them, over its wall time, and its findings column says "slow-at-end".
+# sat 476 s in one of a 60 s run), which are findings, not speed. A libFuzzer or driver
+# process that ends at a finding (a crash, a timeout, an out-of-memory) before the run's
+# time is started again over the same corpus for the time left (a fresh seed), as a
+# fuzzing service restarts a fuzzer; the run's figures are its processes' together (a
+# process a finding ended prints no final stats: its units are the harness's calls as
+# count.c last wrote them), its findings column says "+resumedN", and the artifacts are
+# kept in $B/bench-src/findings/ with a replay command (a real bug in binutils is
+# reported, not counted). A run that ends early with no finding to resume on is "cut":
+# its figures are listed but left out of the medians. A driver run whose time ran out
+# while a case still ran (under the deadline) ends 0.5 s after its limit without final
+# stats (docs/libfuzzer.md): it is not cut; its units are count.c's calls, and its
+# findings column says "slow-at-end".
 # A measurement, not a test: nothing here judges the
 # numbers; the exit status is non-zero only when something fails to build or a run
 # leaves no figures.
@@ -393,6 +397,87 @@ artifact_kinds() {
     [ -n "$FOUND" ] || FOUND=-
 }
 
+# One engine process, segment $2 of the run, for $1 seconds: its log $LOG.$2, its timing
+# $LOG.$2.time, its calls so far in $w/count.$2. A resumed segment's seed is the round's
+# plus 100 a segment (the same seed would replay the same choices).
+launch() {
+    seg=$2 sd=$((r + 100 * $2))
+    case $e in
+    native)
+        set -- "$dir/native" --targets=real --seed="$sd" --seconds="$1" --max-len=4096 \
+            --timeout-ms="$((TIMEOUT * 1000))" --dict= --corpus="$w/none" --corpus-out="$w/nc" \
+            --findings="$w/out"
+        ;;
+    *)
+        set -- "$dir/$e" -seed="$sd" -max_total_time="$1" -timeout="$TIMEOUT" \
+            -print_final_stats=1 -artifact_prefix="$w/out/" "$corpus"
+        ;;
+    esac
+    BENCH_COUNT_FILE=$w/count.$seg /usr/bin/time -f '%e %U %S %M' -o "$LOG.$seg.time" "$@" \
+        >"$LOG.$seg" 2>&1
+}
+
+# The run's processes ("segments"), until its time is used: a libFuzzer-style process that
+# ends at a finding before its time (libFuzzer and the driver stop at a crash, a timeout or
+# an out-of-memory) is started again over the same corpus for the time left, as a fuzzing
+# service restarts a fuzzer, every engine alike; the finding is kept. One that ends early
+# with no new artifact (an error) is not resumed. Writes "segment status" lines to
+# $w/segments.
+segments() {
+    k=0
+    while :; do
+        left=$(awk -v a="$t0" -v s="$SECS" -v b="$(now)" 'BEGIN { printf "%d\n", a + s - b }')
+        [ "$k" -gt 0 ] || left=$SECS
+        [ "$left" -ge 2 ] || break
+        before=$(find "$w/out" -type f | wc -l)
+        rc=0
+        launch "$left" "$k" || rc=$?
+        echo "$k $rc" >>"$w/segments"
+        k=$((k + 1))
+        if [ "$e" = native ] || [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] ||
+            [ "$(find "$w/out" -type f | wc -l)" -le "$before" ]; then
+            break
+        fi
+    done
+}
+
+# The figures of segment $1 (exit status $2): SUNITS (empty when unknown), SWALL, SCPU,
+# SRSS (KiB), SCUT (1: it ended early), SLOW (1: it ended with a case still running).
+segment_figures() {
+    LOG1=$LOG.$1
+    read -r SWALL u s SRSS <<EOF || die "no timing in $LOG1.time"
+$(tail -n 1 "$LOG1.time")
+EOF
+    SCPU=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
+    src=$2 SCUT=0
+    SUNITS=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$LOG1")
+    case $e in
+    lf)
+        [ "$src" -eq 0 ] || SCUT=1
+        ;;
+    drvc | drvg)
+        # 77: findings that did not end the run; a case still running at the limit (see
+        # the header) ends it with 1 and no final stats
+        if [ "$src" -le 1 ] && [ -z "$SUNITS" ] &&
+            grep -q "the run's time limit passed while a case" "$LOG1"; then
+            src=0 SLOW=1
+        fi
+        [ "$src" -eq 0 ] || [ "$src" -eq 77 ] || SCUT=1
+        ;;
+    native)
+        whole=$LOG LOG=$LOG1
+        fg_found
+        LOG=$whole SUNITS=
+        [ -z "$CASES" ] || SUNITS=$((CASES + nseeds))
+        [ "$src" -eq 0 ] || [ "$src" -eq 1 ] || SCUT=1
+        ;;
+    esac
+    # a process ended by a finding prints no final stats: its calls as count.c last wrote
+    # them
+    [ -n "$SUNITS" ] || [ "$e" = native ] ||
+        SUNITS=$(sed 's/^0*\([0-9]\)/\1/' "$w/count.$1" 2>/dev/null || true)
+}
+
 # One run of engine $1 on harness $2 in round $3 (seed $3).
 run_one() {
     e=$1 h=$2 r=$3 dir=$D/$2 w=$D/$2/work
@@ -401,75 +486,56 @@ run_one() {
     LOG=$dir/$e-$r.log
     nseeds=$(find "$dir/seeds" -type f | wc -l)
     case $e in
-    native)
-        corpus=$w/nc/real
-        mkdir -p "$corpus"
-        cp "$dir/seeds/"* "$corpus/"
-        set -- "$dir/native" --targets=real --seed="$r" --seconds="$SECS" --max-len=4096 \
-            --timeout-ms="$((TIMEOUT * 1000))" --dict= --corpus="$w/none" --corpus-out="$w/nc" \
-            --findings="$w/out"
-        ;;
-    *)
-        corpus=$w/corpus
-        mkdir -p "$corpus"
-        cp "$dir/seeds/"* "$corpus/"
-        set -- "$dir/$e" -seed="$r" -max_total_time="$SECS" -timeout="$TIMEOUT" \
-            -print_final_stats=1 -artifact_prefix="$w/out/" "$corpus"
-        ;;
+    native) corpus=$w/nc/real ;;
+    *) corpus=$w/corpus ;;
     esac
+    mkdir -p "$corpus"
+    cp "$dir/seeds/"* "$corpus/"
+    : >"$w/segments"
     t0=$(now)
-    BENCH_COUNT_FILE=$w/count /usr/bin/time -f '%e %U %S %M' -o "$LOG.time" "$@" \
-        >"$LOG" 2>&1 &
+    segments &
     pid=$!
     for c in $CHECKS; do
         wait_until "$t0" "$c" "$pid"
         kill -0 "$pid" 2>/dev/null || break
         mkdir -p "$w/snap/$c"
         cp -R "$corpus/." "$w/snap/$c/" 2>/dev/null || true
-        # the calls so far (count.c writes them every 1024th call): the rate over time
-        echo "$h $e $r $c $(sed 's/^0*\([0-9]\)/\1/' "$w/count" 2>/dev/null || echo -)" \
-            >>"$CALLS"
+        # the calls so far, every segment's (count.c writes them every 1024th call): the
+        # rate over time
+        so_far=$(cat "$w"/count.* 2>/dev/null | awk '{ n += $1 } END { print n + 0 }')
+        echo "$h $e $r $c $so_far" >>"$CALLS"
     done
-    rc=0
-    wait "$pid" || rc=$?
-    # (a first line "Command exited with non-zero status N" when it did)
-    read -r wall u s rss <<EOF || die "no timing in $LOG.time"
-$(tail -n 1 "$LOG.time")
-EOF
-    cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
-    cut=0
+    wait "$pid" || die "the $e run on $h failed"
+    [ -s "$w/segments" ] || die "the $e run on $h started no process"
+    units=0 wall=0 cpu=0 rss=0 cut=0 SLOW=0 resumed=-1 calls=0
+    : >"$LOG"
+    while read -r k rc; do
+        segment_figures "$k" "$rc"
+        cat "$LOG.$k" >>"$LOG"
+        rm -f "$LOG.$k" "$LOG.$k.time"
+        resumed=$((resumed + 1))
+        wall=$(awk -v a="$wall" -v b="$SWALL" 'BEGIN { printf "%.2f", a + b }')
+        cpu=$(awk -v a="$cpu" -v b="$SCPU" 'BEGIN { printf "%.2f", a + b }')
+        [ "$SRSS" -le "$rss" ] || rss=$SRSS
+        if [ -n "$SUNITS" ]; then units=$((units + SUNITS)); else cut=1; fi
+        cut_last=$SCUT rc_last=$rc
+    done <"$w/segments"
+    # cut: the last process ended before the run's time with nothing to resume on
+    short=$(awk -v w="$wall" -v s="$SECS" 'BEGIN { print (w < s - 2) }')
+    [ "$cut_last" = 0 ] || [ "$short" = 0 ] || cut=1
     case $e in
-    lf)
-        units=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$LOG")
-        artifact_kinds
-        [ "$rc" -eq 0 ] || cut=1
-        [ "$rc" -eq 0 ] || [ "$FOUND" != - ] || FOUND="exit$rc"
-        ;;
+    lf) artifact_kinds ;;
     drvc | drvg)
-        units=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$LOG")
         fg_found
-        # a finding that ended the process (a timeout in one process) has no FAIL line
         [ "$FOUND" != - ] || artifact_kinds
-        # 77: findings that did not end the run; anything else but 0 ended it early,
-        # but for a case still running at the limit (see the header)
-        if [ "$rc" -le 1 ] && [ -z "$units" ] &&
-            grep -q "the run's time limit passed while a case" "$LOG"; then
-            units=$(sed 's/^0*\([0-9]\)/\1/' "$w/count" 2>/dev/null || true)
-            [ "$FOUND" != - ] || FOUND=slow-at-end
-            rc=0
-        fi
-        [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || cut=1
-        [ "$cut" = 0 ] || [ "$FOUND" != - ] || FOUND="exit$rc"
+        [ "$FOUND" != - ] || [ "$SLOW" = 0 ] || FOUND=slow-at-end
         ;;
-    native)
-        fg_found
-        units=
-        [ -z "$CASES" ] || units=$((CASES + nseeds))
-        [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || cut=1
-        ;;
+    native) fg_found ;;
     esac
-    [ -n "$units" ] || [ "$cut" = 1 ] || die "no count of executed cases in $LOG"
-    [ -n "$units" ] || units=-
+    [ "$cut" = 0 ] || [ "$FOUND" != - ] || FOUND="exit$rc_last"
+    [ "$resumed" -le 0 ] || FOUND="$FOUND+resumed$resumed"
+    [ "$units" -gt 0 ] || [ "$cut" = 1 ] || die "no count of executed cases in $LOG"
+    [ "$units" -gt 0 ] || units=-
     if [ "$FOUND" != - ]; then
         keep=$D/findings/$h/$e-$r
         mkdir -p "$keep"
@@ -478,9 +544,10 @@ EOF
     fi
     rate=$(awk -v n="$units" -v t="$wall" 'BEGIN {
         if (n != "-" && t > 0) printf "%.0f\n", n / t; else print "-" }')
+    # every process's (one ended by a finding prints none: its inside is undercounted)
     inside=$(sed -n 's/^bench-real-count: calls [0-9]* bytes [0-9]* inside_ns \([0-9]*\)$/\1/p' \
-        "$LOG" | tail -n 1)
-    calls=$(sed -n 's/^bench-real-count: calls \([0-9]*\) .*/\1/p' "$LOG" | tail -n 1)
+        "$LOG" | awk '{ n += $1 } END { if (NR) print n }')
+    calls=$(cat "$w"/count.* 2>/dev/null | awk '{ n += $1 } END { if (NR) print n }')
     [ "$cut" = 1 ] || echo "$h $e $r $wall ${calls:--}" >>"$CALLS"
     nfiles=$(find "$corpus" -type f | wc -l)
     fin=$(edges "$h" "$corpus")
