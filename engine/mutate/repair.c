@@ -61,9 +61,48 @@ static void encode(uint8_t *out, uint64_t v, unsigned w, int big)
         out[big ? w - 1 - i : i] = (uint8_t)(v >> (8 * i));
 }
 
+/* Which pairs of adjacent bytes the input holds, a bit each: built in one pass before the
+ * comparisons are searched, so that a field none of whose pairs is there costs no scan. A
+ * real target's case makes dozens of comparisons of a field's shape (bfd: offsets and
+ * sizes against what it computed), each up to 8 scans of the input, nearly all for values
+ * the input does not hold. All zero between uses (cleared by a second pass, cheaper than
+ * clearing 8 KiB for a short input). One for the process: cases run on one thread at a
+ * time in a process (the heap oracle is the process's), and a thread-local copy would
+ * cost every thread of the program 8 KiB. */
+static uint64_t pairs[65536 / 64];
+
+static unsigned pair_at(const uint8_t *p)
+{
+    return (unsigned)p[0] << 8 | p[1];
+}
+
+static void pairs_mark(const uint8_t *buf, size_t size, int on)
+{
+    for (size_t i = 0; i + 1 < size; i++) {
+        unsigned k = pair_at(buf + i);
+        if (on)
+            pairs[k / 64] |= 1ULL << (k % 64);
+        else
+            pairs[k / 64] = 0;
+    }
+}
+
+/* 0 when needle (n bytes) is surely not in the marked input: one of its pairs is not. */
+static int may_hold(const uint8_t *needle, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++) {
+        unsigned k = pair_at(needle + i);
+        if (!(pairs[k / 64] >> (k % 64) & 1))
+            return 0;
+    }
+    return 1;
+}
+
 /* The first offset of needle (n bytes) in buf, or SIZE_MAX. */
 static size_t find(const uint8_t *buf, size_t size, const uint8_t *needle, size_t n)
 {
+    if (!may_hold(needle, n))
+        return SIZE_MAX;
     for (size_t i = 0; n && i + n <= size; i++)
         if (buf[i] == needle[0] && fgi_memcmp_quiet(buf + i, needle, n) == 0)
             return i;
@@ -140,10 +179,13 @@ static int is_checksum_of(const uint8_t *buf, size_t size, size_t p, unsigned w,
     return 0;
 }
 
-/* Writes y over the w-byte field at p. */
-static unsigned rewrite(uint8_t *buf, size_t p, const uint8_t *y, unsigned w)
+/* Writes y over the w-byte field at p, and marks its pairs (with its neighbours') for the
+ * comparisons searched after it. */
+static unsigned rewrite(uint8_t *buf, size_t size, size_t p, const uint8_t *y, unsigned w)
 {
     memcpy(buf + p, y, w);
+    size_t from = p ? p - 1 : 0, to = p + w < size ? p + w + 1 : size;
+    pairs_mark(buf + from, to - from, 1);
     return 1;
 }
 
@@ -185,7 +227,7 @@ static unsigned repair_int(uint8_t *buf, size_t size, const fgi_cmp_int *c)
             if (p == SIZE_MAX || find(buf, size, ey, w) != SIZE_MAX)
                 continue;
             if (w >= 4 || is_checksum_of(buf, size, p, w, ey, 1))
-                return rewrite(buf, p, ey, w);
+                return rewrite(buf, size, p, ey, w);
         }
     }
     return 0;
@@ -204,7 +246,7 @@ static unsigned repair_str(uint8_t *buf, size_t size, const fgi_cmp_str *c)
         size_t p = find(buf, size, x, w);
         if (p != SIZE_MAX && find(buf, size, y, w) == SIZE_MAX &&
             is_checksum_of(buf, size, p, w, y, 0))
-            return rewrite(buf, p, y, w);
+            return rewrite(buf, size, p, y, w);
     }
     return 0;
 }
@@ -213,10 +255,19 @@ unsigned fgi_repair_apply(uint8_t *buf, size_t size, const fgi_cmp_int *ints, si
                           const fgi_cmp_str *strs, size_t nstrs)
 {
     unsigned fixed = 0;
+    if (nints == 0 && nstrs == 0)
+        return 0;
+    pairs_mark(buf, size, 1);
     for (size_t i = 0; i < nints && fixed < FGI_REPAIR_FIELDS; i++)
         fixed += repair_int(buf, size, &ints[i]);
     for (size_t i = 0; i < nstrs && fixed < FGI_REPAIR_FIELDS; i++)
         fixed += repair_str(buf, size, &strs[i]);
+    /* All zero again for the next case: the input's pairs cleared a word at a time, or
+     * every word when a rewrite left the pairs of bytes no longer there. */
+    if (fixed)
+        memset(pairs, 0, sizeof pairs);
+    else
+        pairs_mark(buf, size, 0);
     return fixed;
 }
 
