@@ -67,7 +67,8 @@
 # process a finding ended prints no final stats: its units are the harness's calls as
 # count.c last wrote them), its findings column says "+resumedN", and the artifacts are
 # kept in $B/bench-src/findings/ with a replay command (a real bug in binutils is
-# reported, not counted). A run that ends early with no finding to resume on is "cut":
+# reported, not counted; the deadline a timeout spent on its one case is left out of the
+# run's seconds: "+NxTs-out"). A run that ends early with no finding to resume on is "cut":
 # its figures are listed but left out of the medians. A driver run whose time ran out
 # while a case still ran (under the deadline) ends 0.5 s after its limit without final
 # stats (docs/libfuzzer.md): it is not cut; its units are count.c's calls, and its
@@ -426,29 +427,41 @@ launch() {
 segments() {
     k=0
     while :; do
-        left=$(awk -v a="$t0" -v s="$SECS" -v b="$(now)" 'BEGIN { printf "%d\n", a + s - b }')
-        [ "$k" -gt 0 ] || left=$SECS
-        [ "$left" -ge 2 ] || break
-        before=$(find "$w/out" -type f | wc -l)
+        left=$SECS
+        if [ "$k" -gt 0 ]; then
+            left=$(awk -v a="$t0" -v s="$SECS" -v b="$(now)" 'BEGIN { printf "%d\n", a + s - b }')
+            [ "$left" -ge 2 ] || break
+        fi
         rc=0
         launch "$left" "$k" || rc=$?
         echo "$k $rc" >>"$w/segments"
-        k=$((k + 1))
-        if [ "$e" = native ] || [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] ||
-            [ "$(find "$w/out" -type f | wc -l)" -le "$before" ]; then
+        # the driver's 77: findings that did not end the run (libFuzzer's 77 is a crash)
+        if [ "$e" = native ] || [ "$rc" -eq 0 ] || { [ "$rc" -eq 77 ] && [ "$e" != lf ]; } ||
+            ! grep -q 'Test unit written to' "$LOG.$k"; then
             break
         fi
+        k=$((k + 1))
     done
 }
 
-# The figures of segment $1 (exit status $2): SUNITS (empty when unknown), SWALL, SCPU,
-# SRSS (KiB), SCUT (1: it ended early), SLOW (1: it ended with a case still running).
+# The figures of segment $1 (exit status $2): SUNITS (empty when unknown), SCALLS, SWALL,
+# SCPU, SRSS (KiB), SCUT (1: it ended early), SLOW (1: it ended with a case still running).
+# A segment that a timeout ended spent the deadline on that one case: a finding, not
+# speed, so that time is left out of its wall and CPU seconds.
 segment_figures() {
     LOG1=$LOG.$1
     read -r SWALL u s SRSS <<EOF || die "no timing in $LOG1.time"
 $(tail -n 1 "$LOG1.time")
 EOF
     SCPU=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
+    SELAPSED=$SWALL
+    if grep -q 'Test unit written to .*timeout-' "$LOG1"; then
+        SWALL=$(awk -v a="$SWALL" -v t="$TIMEOUT" 'BEGIN { a -= t; printf "%.2f", (a > 0 ? a : 0) }')
+        SCPU=$(awk -v a="$SCPU" -v t="$TIMEOUT" 'BEGIN { a -= t; printf "%.2f", (a > 0 ? a : 0) }')
+        TIMEOUTS=$((TIMEOUTS + 1))
+    fi
+    SCALLS=$(sed -n 's/^bench-real-count: calls \([0-9]*\) .*/\1/p' "$LOG1" | tail -n 1)
+    [ -n "$SCALLS" ] || SCALLS=$(sed 's/^0*\([0-9]\)/\1/' "$w/count.$1" 2>/dev/null || true)
     src=$2 SCUT=0
     SUNITS=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$LOG1")
     case $e in
@@ -473,9 +486,8 @@ EOF
         ;;
     esac
     # a process ended by a finding prints no final stats: its calls as count.c last wrote
-    # them
-    [ -n "$SUNITS" ] || [ "$e" = native ] ||
-        SUNITS=$(sed 's/^0*\([0-9]\)/\1/' "$w/count.$1" 2>/dev/null || true)
+    # them (every 1024th: none yet is 0)
+    [ -n "$SUNITS" ] || [ "$e" = native ] || SUNITS=${SCALLS:-0}
 }
 
 # One run of engine $1 on harness $2 in round $3 (seed $3).
@@ -502,12 +514,12 @@ run_one() {
         cp -R "$corpus/." "$w/snap/$c/" 2>/dev/null || true
         # the calls so far, every segment's (count.c writes them every 1024th call): the
         # rate over time
-        so_far=$(cat "$w"/count.* 2>/dev/null | awk '{ n += $1 } END { print n + 0 }')
+        so_far=$(cat "$w"/count.* 2>/dev/null | awk '{ n += $1 } END { print NR ? n : "-" }')
         echo "$h $e $r $c $so_far" >>"$CALLS"
     done
     wait "$pid" || die "the $e run on $h failed"
     [ -s "$w/segments" ] || die "the $e run on $h started no process"
-    units=0 wall=0 cpu=0 rss=0 cut=0 SLOW=0 resumed=-1 calls=0
+    units=0 wall=0 elapsed=0 cpu=0 rss=0 cut=0 SLOW=0 resumed=-1 calls=0 TIMEOUTS=0
     : >"$LOG"
     while read -r k rc; do
         segment_figures "$k" "$rc"
@@ -516,12 +528,14 @@ run_one() {
         resumed=$((resumed + 1))
         wall=$(awk -v a="$wall" -v b="$SWALL" 'BEGIN { printf "%.2f", a + b }')
         cpu=$(awk -v a="$cpu" -v b="$SCPU" 'BEGIN { printf "%.2f", a + b }')
+        elapsed=$(awk -v a="$elapsed" -v b="$SELAPSED" 'BEGIN { printf "%.2f", a + b }')
         [ "$SRSS" -le "$rss" ] || rss=$SRSS
         if [ -n "$SUNITS" ]; then units=$((units + SUNITS)); else cut=1; fi
+        calls=$((calls + ${SCALLS:-0}))
         cut_last=$SCUT rc_last=$rc
     done <"$w/segments"
     # cut: the last process ended before the run's time with nothing to resume on
-    short=$(awk -v w="$wall" -v s="$SECS" 'BEGIN { print (w < s - 2) }')
+    short=$(awk -v w="$elapsed" -v s="$SECS" 'BEGIN { print (w < s - 2) }')
     [ "$cut_last" = 0 ] || [ "$short" = 0 ] || cut=1
     case $e in
     lf) artifact_kinds ;;
@@ -534,6 +548,7 @@ run_one() {
     esac
     [ "$cut" = 0 ] || [ "$FOUND" != - ] || FOUND="exit$rc_last"
     [ "$resumed" -le 0 ] || FOUND="$FOUND+resumed$resumed"
+    [ "$TIMEOUTS" = 0 ] || FOUND="$FOUND+${TIMEOUTS}x${TIMEOUT}s-out"
     [ "$units" -gt 0 ] || [ "$cut" = 1 ] || die "no count of executed cases in $LOG"
     [ "$units" -gt 0 ] || units=-
     if [ "$FOUND" != - ]; then
@@ -547,8 +562,7 @@ run_one() {
     # every process's (one ended by a finding prints none: its inside is undercounted)
     inside=$(sed -n 's/^bench-real-count: calls [0-9]* bytes [0-9]* inside_ns \([0-9]*\)$/\1/p' \
         "$LOG" | awk '{ n += $1 } END { if (NR) print n }')
-    calls=$(cat "$w"/count.* 2>/dev/null | awk '{ n += $1 } END { if (NR) print n }')
-    [ "$cut" = 1 ] || echo "$h $e $r $wall ${calls:--}" >>"$CALLS"
+    [ "$cut" = 1 ] || echo "$h $e $r $elapsed ${calls:--}" >>"$CALLS"
     nfiles=$(find "$corpus" -type f | wc -l)
     fin=$(edges "$h" "$corpus")
     for c in $CHECKS; do
