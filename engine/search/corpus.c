@@ -152,24 +152,24 @@ static unsigned ilog2(uint64_t v)
     return v ? 63u - (unsigned)__builtin_clzll(v) : 0;
 }
 
-/* An entry's weight w scaled by its work against the corpus's mean (of the entries with a
- * known cost): by mean / work, from a sixteenth (16 times the mean or more) to four times
- * (a quarter of it or less). Work stands for time (a comparison is most of what real code
- * does, and loops compare), so slow entries, and the slow mutants they breed, are picked
- * in proportion to their speed, as AFL weighs an entry; unlike time it is the same on
- * every machine. In proportion, not in steps of 2 (as it was): an entry at 1.9 times the
- * mean drew as often as one at the mean, and on bfd, whose cases differ in cost more
- * than twofold, the picks leant to the slow ones (cases/s 0.9 of libFuzzer's; now
- * faster than it, and more edges). The bounds are arbitrary. */
-static uint64_t work_weigh(uint64_t w, uint32_t work, uint64_t mean)
+/* The share of an entry's weight its work leaves it, as a shift (negative: more): an
+ * entry whose run made 2, 4, 8 or 16 times the comparisons of the corpus's mean (mean: of
+ * the entries with a known cost) gets a half, a quarter, an eighth or a sixteenth of the
+ * cases it would, and one under a quarter of the mean twice as many. Work stands for time
+ * (a comparison is most of what real code does, and loops compare), so slow entries, and
+ * the slow mutants they breed, are picked rarely, as AFL weighs an entry by its speed;
+ * unlike time it is the same on every machine. Thresholds arbitrary, AFL's shape. */
+static int work_shift(uint32_t work, uint64_t mean)
 {
     if (!work || !mean)
-        return w;
-    if (work >= 16 * mean)
-        return w / 16;
-    if (4 * (uint64_t)work <= mean)
-        return w * 4;
-    return w * mean / work;
+        return 0;
+    uint64_t w16 = (uint64_t)work * 16;
+    return w16 >= 16 * 16 * mean ? 4
+           : w16 >= 8 * 16 * mean ? 3
+           : w16 >= 4 * 16 * mean ? 2
+           : w16 >= 2 * 16 * mean ? 1
+           : w16 < 4 * mean       ? -1
+                                  : 0;
 }
 
 static int reweigh(fgi_corpus *c, const fgi_novelty *n)
@@ -193,7 +193,8 @@ static int reweigh(fgi_corpus *c, const fgi_novelty *n)
         uint64_t w = (1u << 20) / ((1 + ilog2(hits + 1)) * (4 + ilog2(e->size + 1)));
         uint64_t age = c->merges - e->born;
         w = (w << (age < 4 ? 4 - age : 0)) / (1 + ilog2(1 + e->since / 128));
-        w = work_weigh(w, e->work, mean);
+        int shift = work_shift(e->work, mean);
+        w = shift >= 0 ? w >> shift : w << -shift;
         total += w ? w : 1;
         c->prefix[i] = total;
     }
