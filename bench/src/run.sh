@@ -418,6 +418,17 @@ launch() {
         >"$LOG.$seg" 2>&1
 }
 
+# Whether exit status $1 of engine $e's process means it ran to its time: the driver's 77
+# is findings that did not end the run (libFuzzer's 77 is a crash), and native's 1 is
+# findings.
+ran_to_end() {
+    case $e in
+    lf) [ "$1" -eq 0 ] ;;
+    drvc | drvg) [ "$1" -eq 0 ] || [ "$1" -eq 77 ] ;;
+    native) [ "$1" -eq 0 ] || [ "$1" -eq 1 ] ;;
+    esac
+}
+
 # The run's processes ("segments"), until its time is used: a libFuzzer-style process that
 # ends at a finding before its time (libFuzzer and the driver stop at a crash, a timeout or
 # an out-of-memory) is started again over the same corpus for the time left, as a fuzzing
@@ -435,9 +446,8 @@ segments() {
         rc=0
         launch "$left" "$k" || rc=$?
         echo "$k $rc" >>"$w/segments"
-        # the driver's 77: findings that did not end the run (libFuzzer's 77 is a crash)
-        if [ "$e" = native ] || [ "$rc" -eq 0 ] || { [ "$rc" -eq 77 ] && [ "$e" != lf ]; } ||
-            ! grep -q 'Test unit written to' "$LOG.$k"; then
+        if [ "$e" = native ] || ran_to_end "$rc" || ! grep -q 'Test unit written to' "$LOG.$k"
+        then
             break
         fi
         k=$((k + 1))
@@ -465,26 +475,22 @@ EOF
     src=$2 SCUT=0
     SUNITS=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$LOG1")
     case $e in
-    lf)
-        [ "$src" -eq 0 ] || SCUT=1
-        ;;
     drvc | drvg)
-        # 77: findings that did not end the run; a case still running at the limit (see
-        # the header) ends it with 1 and no final stats
+        # a case still running at the limit (see the header) ends the driver with 1 and no
+        # final stats
         if [ "$src" -le 1 ] && [ -z "$SUNITS" ] &&
             grep -q "the run's time limit passed while a case" "$LOG1"; then
             src=0 SLOW=1
         fi
-        [ "$src" -eq 0 ] || [ "$src" -eq 77 ] || SCUT=1
         ;;
     native)
         whole=$LOG LOG=$LOG1
         fg_found
         LOG=$whole SUNITS=
         [ -z "$CASES" ] || SUNITS=$((CASES + nseeds))
-        [ "$src" -eq 0 ] || [ "$src" -eq 1 ] || SCUT=1
         ;;
     esac
+    ran_to_end "$src" || SCUT=1
     # a process ended by a finding prints no final stats: its calls as count.c last wrote
     # them (every 1024th: none yet is 0)
     [ -n "$SUNITS" ] || [ "$e" = native ] || SUNITS=${SCALLS:-0}

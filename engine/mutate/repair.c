@@ -256,7 +256,7 @@ unsigned fgi_repair_apply(uint8_t *buf, size_t size, const fgi_cmp_int *ints, si
 {
     unsigned fixed = 0;
     if (nints == 0 && nstrs == 0)
-        return 0;
+        return 0; /* most cases: nothing of a field's shape, so no pass over the input */
     pairs_mark(buf, size, 1);
     for (size_t i = 0; i < nints && fixed < FGI_REPAIR_FIELDS; i++)
         fixed += repair_int(buf, size, &ints[i]);
@@ -293,7 +293,5 @@ unsigned fgi_repair_case(uint8_t *buf, size_t size, unsigned long mark, unsigned
     for (size_t i = 0; i < nsp; i++)
         if (str_shape(sp[i], size))
             strs[ns++] = *sp[i];
-    if (ni == 0 && ns == 0)
-        return 0;
     return fgi_repair_apply(buf, size, ints, ni, strs, ns);
 }
