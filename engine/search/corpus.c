@@ -152,24 +152,29 @@ static unsigned ilog2(uint64_t v)
     return v ? 63u - (unsigned)__builtin_clzll(v) : 0;
 }
 
-/* The share of an entry's weight its work leaves it, as a shift (negative: more): an
- * entry whose run made 2, 4, 8 or 16 times the comparisons of the corpus's mean (mean: of
- * the entries with a known cost) gets a half, a quarter, an eighth or a sixteenth of the
- * cases it would, and one under a quarter of the mean twice as many. Work stands for time
- * (a comparison is most of what real code does, and loops compare), so slow entries, and
- * the slow mutants they breed, are picked rarely, as AFL weighs an entry by its speed;
- * unlike time it is the same on every machine. Thresholds arbitrary, AFL's shape. */
-static int work_shift(uint32_t work, uint64_t mean)
+/* The engine's own work per case, in comparisons' worth: outside the target a case costs
+ * the driver ~8 us on this machine's bfd harness, about what 1,000 comparisons of
+ * instrumented real code take (bfd: ~4,500 a case in ~30 us). A fixed, deterministic
+ * stand-in, so the weight below is the same on every machine. */
+#define OVERHEAD_WORK 1024u
+
+/* An entry's weight scaled by its speed: a case bred from it costs the engine's overhead
+ * plus the entry's work (the comparisons its run made: deterministic, and a comparison is
+ * most of what real code does), so picking it in proportion to (mean + overhead) / (work
+ * + overhead) spends the run's time evenly (mean: of the entries with a known cost). Where
+ * the target's cases are cheap beside the engine's own work the ratio stays near 1 and the
+ * weight is left to novelty: saving a comparison there buys no time, and a deep input's
+ * work is what makes it deep. Clamped to 4x .. 1/16, as AFL bounds its speed factor. */
+static uint64_t by_work(uint64_t w, uint32_t work, uint64_t mean)
 {
     if (!work || !mean)
-        return 0;
-    uint64_t w16 = (uint64_t)work * 16;
-    return w16 >= 16 * 16 * mean ? 4
-           : w16 >= 8 * 16 * mean ? 3
-           : w16 >= 4 * 16 * mean ? 2
-           : w16 >= 2 * 16 * mean ? 1
-           : w16 < 4 * mean       ? -1
-                                  : 0;
+        return w;
+    uint64_t num = mean + OVERHEAD_WORK, den = (uint64_t)work + OVERHEAD_WORK;
+    if (num >= 4 * den)
+        return w * 4;
+    if (16 * num <= den)
+        return w / 16;
+    return w * num / den;
 }
 
 static int reweigh(fgi_corpus *c, const fgi_novelty *n)
@@ -193,8 +198,7 @@ static int reweigh(fgi_corpus *c, const fgi_novelty *n)
         uint64_t w = (1u << 20) / ((1 + ilog2(hits + 1)) * (4 + ilog2(e->size + 1)));
         uint64_t age = c->merges - e->born;
         w = (w << (age < 4 ? 4 - age : 0)) / (1 + ilog2(1 + e->since / 128));
-        int shift = work_shift(e->work, mean);
-        w = shift >= 0 ? w >> shift : w << -shift;
+        w = by_work(w, e->work, mean);
         total += w ? w : 1;
         c->prefix[i] = total;
     }

@@ -198,35 +198,63 @@ FG_TEST(corpus_pick_favours_small_and_rare)
     fgi_novelty_free(&n);
 }
 
-/* An entry's work (its comparisons: its cost) scales its weight against the corpus mean:
- * twice the mean halves it, sixteen times divides it by sixteen, under a quarter doubles
- * it, and an entry whose work is unknown (0) is weighed as before. */
-FG_TEST(corpus_weights_follow_the_work)
+/* The weights of a corpus of equal entries but for their work (entry i's work[i]) into
+ * w[0 .. n), each entry's own share. 0 when they could not be computed. */
+static int work_weights(const uint32_t *work, size_t n, uint64_t *w)
 {
     uint8_t small[4] = {0};
     fgi_corpus c;
-    fgi_novelty n;
+    fgi_novelty nov;
     fgi_corpus_init(&c);
-    fgi_novelty_init(&n);
-    /* mean of the known: (100 + 400 + 400 + 3200 + 16000) / 5 = 4020 */
-    static const uint32_t work[] = {0, 100, 400, 400, 3200, 16000};
-    for (size_t i = 0; i < FGI_ARRAY_LEN(work); i++) {
+    fgi_novelty_init(&nov);
+    for (size_t i = 0; i < n; i++) {
         CHECK_EQ_U(fgi_corpus_add(&c, small, sizeof small, 0), 0);
         c.entries[i].work = work[i];
     }
-    const uint64_t *p = fgi_corpus_weights(&c, &n);
-    CHECK(p != NULL);
-    if (!p)
-        return;
-    uint64_t w[FGI_ARRAY_LEN(work)];
-    for (size_t i = 0; i < FGI_ARRAY_LEN(work); i++)
+    const uint64_t *p = fgi_corpus_weights(&c, &nov);
+    for (size_t i = 0; p && i < n; i++)
         w[i] = p[i] - (i ? p[i - 1] : 0);
-    CHECK_EQ_U(w[1], 2 * w[0]); /* 100 < 4020 / 4: twice */
-    CHECK_EQ_U(w[2], 2 * w[0]); /* 400 too */
-    CHECK_EQ_U(w[4], w[0]);     /* 3200: under twice the mean, as unknown */
-    CHECK_EQ_U(w[5], w[0] / 2); /* 16000: between twice and four times the mean: half */
     fgi_corpus_free(&c);
-    fgi_novelty_free(&n);
+    fgi_novelty_free(&nov);
+    return p != NULL;
+}
+
+/* An entry's work (its comparisons: its cost) scales its weight by (mean + 1024) / (work +
+ * 1024), the 1024 the engine's own work per case (corpus.c): from 4x down to 1/16, and an
+ * entry whose work is unknown (0) is weighed as before. */
+FG_TEST(corpus_weights_follow_the_work)
+{
+    /* mean of the known: (100 + 400 + 400 + 3200 + 16000) / 5 = 4020 */
+    static const uint32_t work[] = {0, 100, 400, 400, 3200, 16000};
+    uint64_t w[FGI_ARRAY_LEN(work)];
+    CHECK(work_weights(work, FGI_ARRAY_LEN(work), w));
+    CHECK_EQ_U(w[1], 4 * w[0]); /* 5044 / 1124 > 4: clamped */
+    CHECK_EQ_U(w[2], w[0] * 5044 / 1424);
+    CHECK_EQ_U(w[3], w[2]);
+    CHECK_EQ_U(w[4], w[0] * 5044 / 4224);
+    CHECK_EQ_U(w[5], w[0] * 5044 / 17024);
+    CHECK(w[1] > w[2] && w[2] > w[4] && w[4] > w[0] && w[5] < w[0]);
+
+    /* 31 entries of work 1 and one of 200000: mean 6250; 7274 / 1025 > 4 and 7274 / 201024
+     * < 1/16, both clamped */
+    uint32_t skew[32];
+    uint64_t ws[32];
+    for (size_t i = 0; i < 32; i++)
+        skew[i] = i == 31 ? 200000 : 1;
+    CHECK(work_weights(skew, 32, ws));
+    CHECK_EQ_U(ws[31], ws[0] / 4 / 16);
+}
+
+/* Where a target's cases are cheap beside the engine's own work, their differences in work
+ * leave the weights near even: a deep input's comparisons are what make it deep, and
+ * picking the shallow ones would buy no time (the expr domain's depth test). */
+FG_TEST(corpus_weights_barely_move_for_cheap_cases)
+{
+    static const uint32_t work[] = {0, 20, 100, 400}; /* mean 173 */
+    uint64_t w[FGI_ARRAY_LEN(work)];
+    CHECK(work_weights(work, FGI_ARRAY_LEN(work), w));
+    for (size_t i = 1; i < FGI_ARRAY_LEN(work); i++)
+        CHECK(w[i] * 10 >= w[0] * 8 && w[i] * 10 <= w[0] * 12);
 }
 
 FG_TEST(corpus_weights_follow_the_merges)
