@@ -80,7 +80,8 @@
 # Output: the table (medians per harness and engine; fuzzgate ÷ libFuzzer for cases/s,
 # edges and RSS; edges at each checkpoint; cases/s between checkpoints, and for runs of
 # 3 minutes or more the last minute's rate over the second minute's: whether a run slows
-# as its corpus grows) on stdout and in $B/bench-src/results.txt, per-run rows in
+# as its corpus grows; a timed-out case's deadline is left out of these rates' seconds as
+# it is out of the run's) on stdout and in $B/bench-src/results.txt, per-run rows in
 # runs.txt, coverage points in cov.txt, calls over time in calls.txt, and
 # $B/bench-src/<name>-edges.svg (bench/src/plot.awk): edges over time, every engine,
 # medians over the rounds.
@@ -355,7 +356,7 @@ for h in $HARNESSES; do build_harness "$h"; done
 # ---- runs ---------------------------------------------------------------------------------
 RUNS=$D/runs.txt  # harness engine round rate units wall cpu rss_kb corpus cut findings inside_ns
 COVS=$D/cov.txt   # harness engine round seconds edges
-CALLS=$D/calls.txt # harness engine round seconds calls-so-far (count.c's BENCH_COUNT_FILE)
+CALLS=$D/calls.txt # harness engine round seconds calls-so-far deadline-seconds-so-far
 : >"$RUNS"
 : >"$COVS"
 : >"$CALLS"
@@ -496,6 +497,16 @@ EOF
     [ -n "$SUNITS" ] || [ "$e" = native ] || SUNITS=${SCALLS:-0}
 }
 
+# The seconds the run's processes have so far spent on cases that timed out: a timeout
+# artifact is written when its deadline has passed, and the process ends there (native goes
+# on, and its deadlines stay in its seconds, as in segment_figures). A deadline still running
+# at a checkpoint is counted at the next one, so that interval's rate is its calls over its
+# seconds less the whole deadline, the one before it a little low.
+deadlines_so_far() {
+    [ "$e" != native ] || { echo 0; return; }
+    echo $(($(find "$w/out" -type f -name 'timeout-*' | wc -l) * TIMEOUT))
+}
+
 # One run of engine $1 on harness $2 in round $3 (seed $3).
 run_one() {
     e=$1 h=$2 r=$3 dir=$D/$2 w=$D/$2/work
@@ -521,7 +532,7 @@ run_one() {
         # the calls so far, every segment's (count.c writes them every 1024th call): the
         # rate over time
         so_far=$(cat "$w"/count.* 2>/dev/null | awk '{ n += $1 } END { print NR ? n : "-" }')
-        echo "$h $e $r $c $so_far" >>"$CALLS"
+        echo "$h $e $r $c $so_far $(deadlines_so_far)" >>"$CALLS"
     done
     wait "$pid" || die "the $e run on $h failed"
     [ -s "$w/segments" ] || die "the $e run on $h started no process"
@@ -568,7 +579,7 @@ run_one() {
     # every process's (one ended by a finding prints none: its inside is undercounted)
     inside=$(sed -n 's/^bench-real-count: calls [0-9]* bytes [0-9]* inside_ns \([0-9]*\)$/\1/p' \
         "$LOG" | awk '{ n += $1 } END { if (NR) print n }')
-    [ "$cut" = 1 ] || echo "$h $e $r $elapsed ${calls:--}" >>"$CALLS"
+    [ "$cut" = 1 ] || echo "$h $e $r $elapsed ${calls:--} $((TIMEOUTS * TIMEOUT))" >>"$CALLS"
     nfiles=$(find "$corpus" -type f | wc -l)
     fin=$(edges "$h" "$corpus")
     for c in $CHECKS; do
@@ -687,7 +698,8 @@ RES=$D/results.txt
     }' "$RUNS" "$COVS"
     echo
     echo "cases/s over time (medians of the rounds; the harness's calls between two points,"
-    echo "from count.c, over the seconds between them; the last point is the run's end)"
+    echo "from count.c, over the seconds between them less the deadlines of cases that timed"
+    echo "out, as in the run's seconds; the last point is the run's end)"
     awk -v engines="$ENGINES" -v harnesses="$RUN_HARNESSES" -v checks="$CHECKS" -v secs="$SECS" '
     function median(list,    n, v, i, j, t) {
         n = split(list, v, " ")
@@ -697,7 +709,9 @@ RES=$D/results.txt
         if (n == 0) return ""
         return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
     }
-    $5 != "-" { n[$1, $2, $3]++; t[$1, $2, $3, n[$1, $2, $3]] = $4; c[$1, $2, $3, n[$1, $2, $3]] = $5
+    # t: the seconds at a point, less the deadlines spent so far (field 6)
+    $5 != "-" { n[$1, $2, $3]++; i = n[$1, $2, $3]; c[$1, $2, $3, i] = $5
+                t[$1, $2, $3, i] = $4 - $6; w[$1, $2, $3, i] = $4
                 rounds[$1, $2] = rounds[$1, $2] " " $3 }
     END {
         ne = split(engines, E, " "); nh = split(harnesses, H, " "); nc = split(checks, C, " ")
@@ -715,15 +729,16 @@ RES=$D/results.txt
                     m = n[H[h], E[e], r]; pt = 0; pc = 0
                     for (i = 1; i <= m; i++) {
                         tt = t[H[h], E[e], r, i]; cc = c[H[h], E[e], r, i]
-                        if (tt > pt) at[i] = at[i] " " (cc - pc) / (tt - pt)
-                        if (tt + 0 == 120) m2 = (cc - c60) / 60
-                        if (tt + 0 == 60) c60 = cc
-                        if (tt + 0 == secs - 60) clast = cc
-                        if (i == m && tt > secs - 60 && clast != "")
-                            decay[r] = m2 > 0 ? (cc - clast) / (tt - (secs - 60)) / m2 : ""
+                        ww = w[H[h], E[e], r, i]
+                        if (tt > pt + 0.5) at[i] = at[i] " " (cc - pc) / (tt - pt)
+                        if (ww + 0 == 120 && tt > t60) m2 = (cc - c60) / (tt - t60)
+                        if (ww + 0 == 60) { c60 = cc; t60 = tt }
+                        if (ww + 0 == secs - 60) { clast = cc; tlast = tt }
+                        if (i == m && ww > secs - 60 && clast != "" && tt > tlast)
+                            decay[r] = m2 > 0 ? (cc - clast) / (tt - tlast) / m2 : ""
                         pt = tt; pc = cc
                     }
-                    c60 = ""; clast = ""; m2 = ""
+                    c60 = ""; clast = ""; m2 = ""; t60 = ""; tlast = ""
                 }
                 line = sprintf("%-9s %-7s", H[h], E[e])
                 for (i = 1; i <= nc + 1; i++) {
