@@ -455,6 +455,9 @@ segments() {
     done
 }
 
+# What libFuzzer and the driver print when a case timed out (and their process ends).
+TIMED_OUT='Test unit written to .*timeout-'
+
 # The figures of segment $1 (exit status $2): SUNITS (empty when unknown), SCALLS, SWALL,
 # SCPU, SRSS (KiB), SCUT (1: it ended early), SLOW (1: it ended with a case still running).
 # A segment that a timeout ended spent the deadline on that one case: a finding, not
@@ -466,7 +469,7 @@ $(tail -n 1 "$LOG1.time")
 EOF
     SCPU=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
     SELAPSED=$SWALL
-    if grep -q 'Test unit written to .*timeout-' "$LOG1"; then
+    if grep -q "$TIMED_OUT" "$LOG1"; then
         SWALL=$(awk -v a="$SWALL" -v t="$TIMEOUT" 'BEGIN { a -= t; printf "%.2f", (a > 0 ? a : 0) }')
         SCPU=$(awk -v a="$SCPU" -v t="$TIMEOUT" 'BEGIN { a -= t; printf "%.2f", (a > 0 ? a : 0) }')
         TIMEOUTS=$((TIMEOUTS + 1))
@@ -497,14 +500,14 @@ EOF
     [ -n "$SUNITS" ] || [ "$e" = native ] || SUNITS=${SCALLS:-0}
 }
 
-# The seconds the run's processes have so far spent on cases that timed out: a timeout
-# artifact is written when its deadline has passed, and the process ends there (native goes
-# on, and its deadlines stay in its seconds, as in segment_figures). A deadline still running
-# at a checkpoint is counted at the next one, so that interval's rate is its calls over its
-# seconds less the whole deadline, the one before it a little low.
+# The seconds the run's processes have so far spent on cases that timed out, by the test
+# segment_figures makes of each segment's log (the line is written when the deadline has
+# passed, and the process ends there). A deadline still running at a checkpoint is counted
+# at the next one, so that interval's rate is its calls over its seconds less the whole
+# deadline, the one before it a little low.
 deadlines_so_far() {
-    [ "$e" != native ] || { echo 0; return; }
-    echo $(($(find "$w/out" -type f -name 'timeout-*' | wc -l) * TIMEOUT))
+    n=$(cat "$LOG".[0-9]* 2>/dev/null | grep -c "$TIMED_OUT" || true)
+    echo $((n * TIMEOUT))
 }
 
 # One run of engine $1 on harness $2 in round $3 (seed $3).
