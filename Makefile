@@ -186,9 +186,10 @@ ifeq ($(IS_CLANG),1)
 COVFLAGS := -fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp -fno-builtin
 else
 COVFLAGS := -fsanitize-coverage=trace-pc,trace-cmp -fno-builtin
-# trace-pc calls back per edge, so executed edges can be counted (a deterministic budget)
-EDGE_BUDGET := 1
 endif
+# the callbacks (trace-pc's per edge, trace-cmp's per comparison) count a case's work: a
+# deterministic budget ends a hang inside the process (docs/oracles.md)
+WORK_BUDGET := 1
 $(TARGET_OBJ) $(PLANTED_OBJ): CFLAGS_ALL += $(COVFLAGS)
 endif
 # strcmp against a short constant is expanded inline without it (planted_search.c).
@@ -322,7 +323,7 @@ check-build: $(CHECK_BUILD)
 # 200,000 libFuzzer cases over libxml2, ~20 s) and, unless CFLITE=0, the ClusterFuzzLite
 # build (test/scripts/clusterfuzzlite.sh, ~40 s of clang+ASan builds), side by side.
 UNIT_ENV = FGT_BUILD=$(B) FGT_SANITIZE="$(SANITIZE)" FGT_INSTRUMENT="$(INSTRUMENT)" \
-	FGT_EDGE_BUDGET="$(EDGE_BUDGET)"
+	FGT_WORK_BUDGET="$(WORK_BUDGET)"
 SCRIPT_ENV = CC="$(CC)" SANITIZE="$(SANITIZE)" BROTLI="$(BROTLI)" B="$(B)" WERROR="$(WERROR)"
 # A lane step that fails says which it was, and its status, as the lane's last line. (The
 # lane's command line is passed in double quotes: none inside, and \$$ for the lane's $.)

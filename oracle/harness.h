@@ -23,7 +23,7 @@ typedef struct fgi_harness {
     uint8_t *buf;      /* input buffer; a case's bytes end exactly at buf + cap */
     size_t cap;
     fgi_case_id id;    /* who the next case is (fgi_harness_origin) */
-    unsigned time_ms;  /* the case's deadline (set by the session): the edge budget's base */
+    unsigned time_ms;  /* the case's deadline (set by the session): the work budget's base */
     int window;        /* fgi_harness_window: retention checks wait for the window's end */
     fgi_rss rss;       /* the process's resident size against its limit (rss.h) */
 } fgi_harness;

@@ -103,7 +103,7 @@ FGI_HIDDEN unsigned long fgi_case_started(int *active);
 
 /* Ends the running case as a finding of `kind` with a printf-style detail; site (may be
  * NULL) is hashed verbatim into the class. Only on the case's thread (check first with
- * fgi_case_on_thread); used by the oracles and the edge budget. Does not return: the
+ * fgi_case_on_thread); used by the oracles and the work budget. Does not return: the
  * harness's fgi_harness_run goes on from its sigsetjmp. */
 FGI_HIDDEN FG_NORETURN void fgi_case_end(const char *kind, const char *site, const char *fmt,
                                          ...) FG_PRINTF(3, 4);

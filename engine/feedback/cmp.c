@@ -2,6 +2,7 @@
 #include "engine/feedback/cmp.h"
 
 #include "engine/base/case.h"
+#include "engine/feedback/workbudget.h"
 #include "engine/feedback/sancov.h"
 #include "engine/base/numtext.h"
 
@@ -312,15 +313,19 @@ __attribute__((noinline)) static void note_wide(uint64_t a, uint64_t b)
  * thousands a case (the x86 disassembler ~2,700), so its common way is a few tests and
  * the ring's store, with no frame. Equal operands teach nothing, and small values are
  * what byte havoc finds on its own; both would crowd the ring. Only the case's own thread
- * is recorded (another thread of the target would race). */
+ * is recorded (another thread of the target would race). A compiler's callback (traced)
+ * counts against the case's comparison budget; a plain build's fg_cmp_u64 does not. */
 static inline __attribute__((always_inline)) void note_int(uint64_t a, uint64_t b,
-                                                           uint8_t width, int b_is_constant)
+                                                           uint8_t width, int b_is_constant,
+                                                           int traced)
 {
     if (__builtin_expect(!cmp.traced, 0))
         cmp.traced = 1;
     if (!fgi_case_on_thread())
         return;
     cmp.work++;
+    if (traced)
+        fgi_budget_count(FGI_BUDGET_CMPS);
     if (a == b || (a | b) < 2)
         return;
     if (width == 8 && !b_is_constant)
@@ -331,7 +336,7 @@ static inline __attribute__((always_inline)) void note_int(uint64_t a, uint64_t 
 
 void fgi_cmp_note_int(uint64_t a, uint64_t b, uint8_t width)
 {
-    note_int(a, b, width, 0);
+    note_int(a, b, width, 0, 0);
 }
 
 /* Whether p lies in the running case's stack frames: between this function's frame and
@@ -448,6 +453,7 @@ static void note_real(uint64_t a, uint64_t b, uint8_t width, uint8_t kind)
     if (!fgi_case_on_thread())
         return;
     cmp.work++;
+    fgi_budget_count(FGI_BUDGET_CMPS);
     if (a == b)
         return;
     fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
@@ -474,14 +480,14 @@ void __sanitizer_cov_trace_cmpd(double a, double b)
     note_real(x, y, 8, FGI_CMP_DOUBLE);
 }
 
-void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b) { note_int(a, b, 1, 0); }
-void __sanitizer_cov_trace_cmp2(uint16_t a, uint16_t b) { note_int(a, b, 2, 0); }
-void __sanitizer_cov_trace_cmp4(uint32_t a, uint32_t b) { note_int(a, b, 4, 0); }
-void __sanitizer_cov_trace_cmp8(uint64_t a, uint64_t b) { note_int(a, b, 8, 0); }
-void __sanitizer_cov_trace_const_cmp1(uint8_t a, uint8_t b) { note_int(b, a, 1, 1); }
-void __sanitizer_cov_trace_const_cmp2(uint16_t a, uint16_t b) { note_int(b, a, 2, 1); }
-void __sanitizer_cov_trace_const_cmp4(uint32_t a, uint32_t b) { note_int(b, a, 4, 1); }
-void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b) { note_int(b, a, 8, 1); }
+void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b) { note_int(a, b, 1, 0, 1); }
+void __sanitizer_cov_trace_cmp2(uint16_t a, uint16_t b) { note_int(a, b, 2, 0, 1); }
+void __sanitizer_cov_trace_cmp4(uint32_t a, uint32_t b) { note_int(a, b, 4, 0, 1); }
+void __sanitizer_cov_trace_cmp8(uint64_t a, uint64_t b) { note_int(a, b, 8, 0, 1); }
+void __sanitizer_cov_trace_const_cmp1(uint8_t a, uint8_t b) { note_int(b, a, 1, 1, 1); }
+void __sanitizer_cov_trace_const_cmp2(uint16_t a, uint16_t b) { note_int(b, a, 2, 1, 1); }
+void __sanitizer_cov_trace_const_cmp4(uint32_t a, uint32_t b) { note_int(b, a, 4, 1, 1); }
+void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b) { note_int(b, a, 8, 1, 1); }
 
 /* cases[0] is the number of cases, cases[1] the width in bits, then the case values. The
  * value is recorded against the two nearest case values, the largest below it and the
@@ -508,8 +514,11 @@ static size_t byte_switch_slot(const uint64_t *cases)
 void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases)
 {
     uint64_t n = cases[0], bits = cases[1];
+    int here = fgi_case_on_thread();
+    if (here)
+        fgi_budget_count(FGI_BUDGET_CMPS); /* one a switch, whatever it records */
     if (bits <= 8) {
-        cmp.work += fgi_case_on_thread(); /* a switch over a byte: work, no record */
+        cmp.work += here; /* a switch over a byte: work, no record */
         return;
     }
     size_t slot = byte_switch_slot(cases);
@@ -533,9 +542,9 @@ void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases)
     }
     uint8_t width = (uint8_t)(bits / 8);
     if (below1)
-        note_int(val, below1 - 1, width, 1);
+        note_int(val, below1 - 1, width, 1, 0);
     if (above != UINT64_MAX)
-        note_int(val, above, width, 1);
+        note_int(val, above, width, 1, 0);
 }
 
 /* The string-function hooks (sancov.h): a comparison that failed (r != 0) or a search that

@@ -15,14 +15,13 @@
  * lost increments cost a hit's precision, never a wrong feature. What would be wrong if
  * shared is per thread: the range trace-pc looked up last (a thread switching modules
  * while another computes a slot from the half-updated range would credit an edge to the
- * wrong module), and the edge budget (another thread's edges would count against the
- * case's, and two threads' decrements race): both are thread-local, the budget armed on
- * the case's own thread. The ring of ranges looked up is shared, under a lock taken only
- * on the rare lookup; the touched list's slots are claimed with an atomic add.
+ * wrong module), and the edge budget's count (workbudget.h): both are thread-local. The
+ * ring of ranges looked up is shared, under a lock taken only on the rare lookup; the
+ * touched list's slots are claimed with an atomic add.
  */
 #include "engine/feedback/coverage.h"
 
-#include "engine/base/case.h"
+#include "engine/feedback/workbudget.h"
 #include "engine/feedback/sancov.h"
 
 #include <link.h>
@@ -63,54 +62,15 @@ static struct {
     pthread_mutex_t ranges_lock; /* over ranges, nranges and pc_ids: the lookups' */
     uint64_t pc_ids[MAX_MODULES]; /* the modules trace-pc has seen (for the banner)... */
     unsigned pc_nids;             /* ...how many */
-    uint64_t budget;           /* the case's limit, for the finding; 0 = none */
     size_t dense_end;          /* one past the largest dense index (fgi_cov_dense_size) */
 } cov = {.dense_end = 8 * PC_MAP_SIZE, .ranges_lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Each thread's own: the module range of its last trace-pc lookup (its lo, length, and
- * id - lo: see __sanitizer_cov_trace_pc), and the edges it may still execute, UINT64_MAX
- * but on the case's thread while the case has a budget (callback instrumentation).
- * Initial-exec: libfuzzgate is linked into the program, and the callbacks read these on
- * every edge. */
+ * id - lo: see __sanitizer_cov_trace_pc). Initial-exec: libfuzzgate is linked into the
+ * program, and the callbacks read these on every edge. */
 #define TLS __attribute__((tls_model("initial-exec"))) _Thread_local
 static TLS uintptr_t last_lo, last_len;
 static TLS uint64_t last_key;
-static TLS uint64_t left = UINT64_MAX;
-
-/* The edge after the budget's last: ends the case (on its own thread). */
-__attribute__((noinline, cold)) static void budget_spent(void)
-{
-    left = UINT64_MAX; /* this thread's: the case's, once (fgi_cov_budget arms no other) */
-    if (cov.budget && fgi_case_on_thread()) {
-        uint64_t budget = cov.budget;
-        cov.budget = 0;
-        fgi_case_end("timeout", "edge budget",
-                     "the case executed more than %llu edges, its deterministic budget",
-                     (unsigned long long)budget);
-    }
-}
-
-/* Counts one executed edge against this thread's budget. A count down, not up: one test
- * per edge on the hot path; a thread without a budget counts down from UINT64_MAX and
- * never gets there. */
-static inline void count_edge(void)
-{
-    if (__builtin_expect(left != 0, 1))
-        left--;
-    else
-        budget_spent();
-}
-
-void fgi_cov_budget(uint64_t edges)
-{
-    cov.budget = edges;
-    left = edges ? edges : UINT64_MAX;
-}
-
-uint64_t fgi_cov_budget_for(unsigned time_ms)
-{
-    return (uint64_t)(time_ms ? time_ms : 1) * FGI_EDGES_PER_MS;
-}
 
 typedef struct find_ctx {
     uintptr_t addr;
@@ -233,7 +193,7 @@ void __sanitizer_cov_trace_pc_guard(uint32_t *guard)
         return;
     module *m = &cov.mods[g >> 24];
     bump(&m->counters[(g & 0xffffff) - 1]);
-    count_edge();
+    fgi_budget_count(FGI_BUDGET_EDGES);
 }
 
 /* The module range holding pc, made the last one: from the ranges already looked up, else
@@ -293,7 +253,7 @@ static inline void hit_pc(uintptr_t pc)
             __atomic_store_n(&cov.touched[i], slot, __ATOMIC_RELAXED);
     }
     bump(c);
-    count_edge();
+    fgi_budget_count(FGI_BUDGET_EDGES);
 }
 
 /* An edge outside the last range: out of line, so the common call saves no registers. */

@@ -27,24 +27,6 @@ FGI_HIDDEN size_t fgi_cov_features(uint64_t *out, uint32_t *dense, size_t cap);
 /* One past the largest dense index a feature can have now; it grows when a module
  * registers (dlopen), and the indices already given keep their meaning. */
 FGI_HIDDEN size_t fgi_cov_dense_size(void);
-/* The deterministic time budget: the most edges a case may execute before it is ended as
- * a `timeout` finding, counted where the instrumentation calls back per edge (gcc
- * trace-pc, clang trace-pc-guard; inline 8-bit counters have no callback to count with).
- * Unlike the watchdog's clock, the count is the same on a loaded CI machine and a laptop.
- * Set before each case; 0 = no budget. */
-FGI_HIDDEN void fgi_cov_budget(uint64_t edges);
-
-/* The budget follows the case's deadline at a fixed rate, so a longer .time_ms/-timeout
- * is a larger budget and the same deadline is the same budget on every machine. The rate
- * is a deliberately slow machine: planted_hang under gcc's trace-pc runs 140-170 M
- * edges a CPU second here, so a case on its budget has used about a fifteenth of its
- * deadline, and the budget, not the watchdog, ends a hang unless the process gets less
- * than a fifteenth of a core (at 20 000 edges/ms the watchdog won on this 2-core machine
- * at load 8). */
-#define FGI_EDGES_PER_MS 10000u
-/* The budget for a deadline of time_ms: time_ms x FGI_EDGES_PER_MS edges (10 s: 100 M). */
-FGI_HIDDEN uint64_t fgi_cov_budget_for(unsigned time_ms);
-
 /* What is instrumented, for a start-up banner: modules that registered counters at load
  * (clang's inline-8bit-counters or trace-pc-guard) with their edges, and modules whose
  * trace-pc callbacks have fired so far (gcc, or clang's trace-pc: such a module names

@@ -19,7 +19,7 @@ void fgi_finding_classify(fgi_finding_rec *f)
 {
     uint64_t h = 0xcbf29ce484222325ULL;
     /* A timeout is one class per target: which clock ended the case (the watchdog's, the
-     * edge budget, the supervisor's) and how far it got say nothing about which hang it
+     * work budget, the supervisor's) and how far it got say nothing about which hang it
      * is, and depend on the machine's load. So is an oom: who saw the memory limit passed
      * (the case's own process, its supervisor) and at how many MiB depend on the clock. */
     int timeout = kind_is(f->kind, "timeout") || kind_is(f->kind, "oom");

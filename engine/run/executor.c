@@ -343,7 +343,7 @@ static void generate_one(run *r, uint64_t seq)
     FG_ASSERT(seq >= r->plan.nitems);
     if (r->snap.corpus.count == 0) {
         /* Every replayed input was a finding (a target failing on everything, a stuck
-         * one past its edge budget): nothing to mutate yet. The empty input again,
+         * one past its work budget): nothing to mutate yet. The empty input again,
          * forced, made from no entry; kept as the first entry once it passes. */
         static const uint8_t nothing[1];
         r->ex.base = SIZE_MAX; /* the candidate's base, + 1: 0, none */

@@ -243,9 +243,10 @@ FG_TEST(gate_instrumented_build_repairs_a_crc32_guard)
 
 FG_TEST(gate_infinite_loop_is_a_timeout)
 {
-    /* With per-edge callbacks (gcc trace-pc) the deterministic edge budget ends the hang
-     * and the run goes on; otherwise the watchdog's deadline ends the process. */
-    const char *budget = getenv("FGT_EDGE_BUDGET");
+    /* In an instrumented build (gcc trace-pc's edges, or either compiler's traced
+     * comparisons) the deterministic work budget ends the hang and the run goes on;
+     * otherwise the watchdog's deadline ends the process. */
+    const char *budget = getenv("FGT_WORK_BUDGET");
     expect_finding("planted_hang", "timeout", budget && strcmp(budget, "1") == 0 ? 0 : -1);
 }
 

@@ -45,7 +45,7 @@ static void interrupt_stuck(const char *target, int sig, const char *mode)
     char root[256], fdir[320], path[400];
     CHECK(fgt_tmpdir(root, sizeof root) == 0);
     snprintf(fdir, sizeof fdir, "--findings=%s/f", root);
-    /* --timeout-ms: a deadline, and so an edge budget (INSTRUMENT=1), far past the
+    /* --timeout-ms: a deadline, and so a work budget (INSTRUMENT=1), far past the
      * signal: the spinning case must be cut short by it, not end as a timeout first */
     const char *args[] = {fdir, "--seconds=60", "--timeout-ms=3600000", mode ? mode : target,
                           mode ? target : NULL, NULL};

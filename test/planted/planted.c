@@ -325,11 +325,17 @@ static uint64_t old_free_run(const uint8_t *d, size_t n)
 FG_TARGET(planted_old_free, .flags = FG_NO_CORPUS,
           .run = old_free_run, .what = "frees memory of an earlier case")
 
+/* Its loop makes a comparison that instrumented code traces (a value, not a branch, so no
+ * compiler leaves it out), so the work budget ends it in an instrumented build with
+ * either compiler (docs/oracles.md); a plain build's is the watchdog's. */
+static volatile unsigned long hang_seen;
 static uint64_t hang_run(const uint8_t *d, size_t n)
 {
     volatile unsigned long spin = 0;
-    while (triggered(d, n))
+    while (triggered(d, n)) {
         spin++;
+        hang_seen += spin % 256 == d[0];
+    }
     return shape(d, n);
 }
 FG_TARGET(planted_hang, .flags = FG_NO_CORPUS,

@@ -4,6 +4,7 @@
 #include "test/support/check.h"
 #include "engine/feedback/sancov.h"
 
+#include "engine/feedback/workbudget.h"
 #include "engine/feedback/coverage.h"
 #include "oracle/harness.h"
 
@@ -173,13 +174,24 @@ static unsigned body_edges; /* trace-pc calls the case body made before it ended
 static uint64_t budget_body(const uint8_t *data, size_t size)
 {
     (void)data, (void)size;
-    fgi_cov_budget(5000);
+    fgi_budget_arm(5000);
     for (body_edges = 0; body_edges < 100000; body_edges++)
         __sanitizer_cov_trace_pc();
     return 0;
 }
 
 static const fg_target budget_target = {.name = "budget", .run = budget_body};
+
+/* One case of target t over a one-byte input, in a harness of its own. */
+static void run_one_byte(const fg_target *t, fgi_case_result *res)
+{
+    fgi_harness h;
+    CHECK(fgi_harness_open(&h, t) == FG_OK);
+    CHECK(fgi_harness_reserve(&h, 1) == FG_OK);
+    static const uint8_t one[1] = {0};
+    fgi_harness_run(&h, one, 1, res);
+    fgi_harness_close(&h);
+}
 
 /* The edge budget is the case thread's: its 5001st edge ends the case, whatever the
  * target's other threads execute meanwhile (shared, their edges spent it early, and
@@ -194,14 +206,10 @@ FG_TEST(coverage_trace_pc_budget_and_range_are_each_threads_own)
     started += pthread_create(&t[2], NULL, edges_here, NULL) == 0;
     CHECK_EQ_U(started, 3);
     for (int round = 0; round < 20 && started == 3; round++) {
-        fgi_harness h;
         fgi_case_result res;
-        CHECK(fgi_harness_open(&h, &budget_target) == FG_OK);
-        CHECK(fgi_harness_reserve(&h, 1) == FG_OK);
-        static const uint8_t one[1] = {0};
-        fgi_harness_run(&h, one, 1, &res);
-        fgi_harness_close(&h);
+        run_one_byte(&budget_target, &res);
         CHECK(res.status == FGI_CASE_ENDED && strcmp(res.kind, "timeout") == 0);
+        CHECK(strcmp(res.site, "edge budget") == 0);
         CHECK_EQ_U(body_edges, 5000); /* 5000 counted, the 5001st ended it */
         if (body_edges != 5000)
             break;
@@ -209,6 +217,66 @@ FG_TEST(coverage_trace_pc_budget_and_range_are_each_threads_own)
     atomic_store(&threads_stop, 1);
     for (int i = 0; i < started; i++)
         pthread_join(t[i], NULL);
-    fgi_cov_budget(0);
+    fgi_budget_arm(0);
     fgi_cov_reset();
+}
+
+static unsigned body_cmps; /* traced comparisons the case body made before it ended */
+
+/* Makes `n` traced comparisons of each kind the budget counts, in turn: the four integer
+ * widths, a constant's, a floating-point one and a switch (two of them: over a byte, and
+ * over an int whose values fit a byte, which a second call answers from its slot). Between
+ * them, plain comparisons (fg_cmp_u64), which never count. */
+static uint64_t cmp_budget_body(const uint8_t *data, size_t size)
+{
+    (void)data, (void)size;
+    static uint64_t byte_cases[] = {2, 8, 'a', 'b'}, int_cases[] = {2, 32, 7, 9};
+    fgi_budget_arm(5000);
+    for (body_cmps = 0; body_cmps < 100000; body_cmps++) {
+        for (int i = 0; i < 3; i++)
+            fg_cmp_u64(1000u + body_cmps, 77);
+        switch (body_cmps % 8) {
+        case 0: __sanitizer_cov_trace_cmp1(1, 2); break;
+        case 1: __sanitizer_cov_trace_cmp2(300, 2); break;
+        case 2: __sanitizer_cov_trace_cmp4(70000, 2); break;
+        case 3: __sanitizer_cov_trace_cmp8(1, 5000000000ull); break;
+        case 4: __sanitizer_cov_trace_const_cmp4(40000, body_cmps); break;
+        case 5: __sanitizer_cov_trace_cmpd(1.5, 2.5); break;
+        case 6: __sanitizer_cov_trace_switch('c', byte_cases); break;
+        default: __sanitizer_cov_trace_switch(8, int_cases); break;
+        }
+    }
+    return 0;
+}
+
+static const fg_target cmp_budget_target = {.name = "cmp_budget", .run = cmp_budget_body};
+
+/* The comparison budget (clang's inline counters have no per-edge callback, but their
+ * OSS-Fuzz flags trace comparisons): the 5001st traced comparison ends the case as a
+ * timeout, in the process; the target's own fg_cmp_u64 calls are not the compiler's and
+ * are not counted. Armed on the case's thread only, so a second case starts afresh. */
+FG_TEST(coverage_comparison_budget_ends_the_case_at_its_count)
+{
+    for (int round = 0; round < 2; round++) {
+        fgi_case_result res;
+        run_one_byte(&cmp_budget_target, &res);
+        CHECK(res.status == FGI_CASE_ENDED && strcmp(res.kind, "timeout") == 0);
+        CHECK(strcmp(res.site, "comparison budget") == 0);
+        CHECK(strstr(res.detail, "more than 5000 traced comparisons") != NULL);
+        CHECK_EQ_U(body_cmps, 5000); /* 5000 counted, the 5001st ended it */
+    }
+    /* Outside a case nothing is counted, armed or not. */
+    fgi_budget_arm(5);
+    for (int i = 0; i < 10000; i++)
+        __sanitizer_cov_trace_cmp4(1, 2);
+    CHECK(fgi_budget_left[FGI_BUDGET_CMPS] == 5);
+    fgi_budget_arm(0);
+}
+
+/* The budget follows the deadline at a fixed rate: the same deadline, the same count. */
+FG_TEST(coverage_budget_follows_the_deadline)
+{
+    CHECK_EQ_U(fgi_budget_for(10000), 100000000u);
+    CHECK_EQ_U(fgi_budget_for(100), 1000000u);
+    CHECK_EQ_U(fgi_budget_for(0), FGI_WORK_PER_MS);
 }
