@@ -68,7 +68,8 @@
 # count.c last wrote them), its findings column says "+resumedN", and the artifacts are
 # kept in $B/bench-src/findings/ with a replay command (a real bug in binutils is
 # reported, not counted; the deadline a timeout spent on its one case is left out of the
-# run's seconds: "+NxTs-out"). A run that ends early with no finding to resume on is "cut":
+# run's seconds: "+NxTs-out", when the clock ended it; not when fuzzgate's deterministic
+# budget did, in a fraction of it). A run that ends early with no finding to resume on is "cut":
 # its figures are listed but left out of the medians. A driver run whose time ran out
 # while a case still ran (under the deadline) ends 0.5 s after its limit without final
 # stats (docs/libfuzzer.md): it is not cut; its units are count.c's calls, and its
@@ -455,8 +456,11 @@ segments() {
     done
 }
 
-# What libFuzzer and the driver print when a case timed out (and their process ends).
-TIMED_OUT='Test unit written to .*timeout-'
+# What libFuzzer and the driver print when a case's deadline passed on the clock (and
+# their process ends). A case the driver's deterministic budget ended (docs/oracles.md) is
+# a timeout finding too, but it spent a fraction of the deadline and the process goes on:
+# its time stays in the seconds, as any slow case's does.
+TIMED_OUT='ERROR: libFuzzer: timeout after\|the case ran past its deadline'
 
 # The figures of segment $1 (exit status $2): SUNITS (empty when unknown), SCALLS, SWALL,
 # SCPU, SRSS (KiB), SCUT (1: it ended early), SLOW (1: it ended with a case still running).
