@@ -64,12 +64,18 @@ int fgi_run_should_stop(run *r)
     return fgi_run_interrupted() || stop.halt || fgi_run_time_up(r);
 }
 
-/* A class the depth run will minimise (modes.c fgi_mode_minimize_findings). */
-static int has_new_class(const fg_outcome *o)
+/* A class the depth run could minimise (modes.c fgi_mode_minimize_findings) in `reserve`
+ * seconds: a timeout's trials each need the whole deadline (a trial cut by the time left
+ * says nothing), so a timeout class only when one trial fits. */
+static int has_new_class(const run *r, double reserve)
 {
-    for (size_t i = 0; o && i < o->nfindings; i++)
-        if (!o->findings[i].known && o->findings[i].size)
+    const fg_outcome *o = r->o;
+    for (size_t i = 0; o && i < o->nfindings; i++) {
+        const fg_finding *f = &o->findings[i];
+        if (!f->known && f->size &&
+            (strcmp(f->kind, "timeout") != 0 || r->plan.time_ms <= reserve * 1000.0))
             return 1;
+    }
     return 0;
 }
 
@@ -78,10 +84,10 @@ int fgi_run_time_up(const run *r)
     double secs = (double)r->s->opt.seconds;
     if (!secs)
         return 0;
-    if (r->s->opt.min_trials && !r->probe && has_new_class(r->o)) {
-        double reserve = FGI_MIN(FGI_MAX(secs / RESERVE_SHARE, RESERVE_MIN_S), RESERVE_MAX_S);
-        secs -= FGI_MIN(reserve, secs / 2);
-    }
+    double reserve = FGI_MIN(FGI_MAX(secs / RESERVE_SHARE, RESERVE_MIN_S), RESERVE_MAX_S);
+    reserve = FGI_MIN(reserve, secs / 2);
+    if (r->s->opt.min_trials && !r->probe && has_new_class(r, reserve))
+        secs -= reserve;
     return fgi_clock_now_s() - r->prog.start >= secs;
 }
 
