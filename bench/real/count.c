@@ -18,9 +18,11 @@
  * return (a fuzzgate case ended by an oracle or a check jumps out of it; libFuzzer's
  * crash ends the process) adds nothing, so with findings the inside is undercounted.
  *
- * With BENCH_COUNT_FILE set, every 1024th call also writes the count so far into that file
- * (20 digits and a newline, in place): a bench reads it while the run goes on, for the rate
- * over time (bench/src/run.sh). One pwrite in 1024 calls is far below the noise.
+ * With BENCH_COUNT_FILE set, every 1024th call also writes the count so far and the time
+ * inside the harness so far, in nanoseconds, into that file (two 20-digit fields and a
+ * newline, in place): a bench reads them while the run goes on, for the rate over time and
+ * the library's share of it (bench/src/run.sh). One pwrite and two clock reads in 1024
+ * calls are far below the noise.
  */
 #include "harness.h"
 
@@ -73,21 +75,29 @@ __attribute__((constructor)) static void counts_map(void)
     tick0 = ticks();
 }
 
+/* The time inside the harness so far, in nanoseconds: its ticks at the rate the wall
+ * clock has advanced against them since the start. */
+static double inside_ns(void)
+{
+    unsigned long long dt = ticks() - tick0, dns = wall_ns() - ns0;
+    double ns_per_tick = dt ? (double)dns / (double)dt : 1.0;
+    return (double)counts->ticks * ns_per_tick;
+}
+
 __attribute__((destructor)) static void counts_print(void)
 {
     if (getpid() != owner)
         return;
-    unsigned long long dt = ticks() - tick0, dns = wall_ns() - ns0;
-    double ns_per_tick = dt ? (double)dns / (double)dt : 1.0;
     fprintf(stderr, "bench-real-count: calls %llu bytes %llu inside_ns %.0f\n", counts->calls,
-            counts->bytes, (double)counts->ticks * ns_per_tick);
+            counts->bytes, inside_ns());
 }
 
-/* The count so far into BENCH_COUNT_FILE (see the top). */
+/* The count so far into BENCH_COUNT_FILE (see the top): the calls and the nanoseconds
+ * spent inside the harness. */
 static void write_count(unsigned long long calls)
 {
-    char b[24];
-    int n = snprintf(b, sizeof b, "%020llu\n", calls);
+    char b[48];
+    int n = snprintf(b, sizeof b, "%020llu %020.0f\n", calls, inside_ns());
     if (n > 0 && pwrite(count_fd, b, (size_t)n, 0) < 0)
         count_fd = -1;
 }

@@ -82,7 +82,8 @@
 # edges and RSS; edges at each checkpoint; cases/s between checkpoints, and for runs of
 # 3 minutes or more the last minute's rate over the second minute's: whether a run slows
 # as its corpus grows; a timed-out case's deadline is left out of these rates' seconds as
-# it is out of the run's) on stdout and in $B/bench-src/results.txt, per-run rows in
+# it is out of the run's; and the microseconds a case between checkpoints, inside the
+# harness and the rest: whether the library or the engine slows) on stdout and in $B/bench-src/results.txt, per-run rows in
 # runs.txt, coverage points in cov.txt, calls over time in calls.txt, and
 # $B/bench-src/<name>-edges.svg (bench/src/plot.awk): edges over time, every engine,
 # medians over the rounds.
@@ -357,7 +358,8 @@ for h in $HARNESSES; do build_harness "$h"; done
 # ---- runs ---------------------------------------------------------------------------------
 RUNS=$D/runs.txt  # harness engine round rate units wall cpu rss_kb corpus cut findings inside_ns
 COVS=$D/cov.txt   # harness engine round seconds edges
-CALLS=$D/calls.txt # harness engine round seconds calls-so-far deadline-seconds-so-far
+# harness engine round seconds calls-so-far deadline-seconds-so-far inside-seconds-so-far
+CALLS=$D/calls.txt
 : >"$RUNS"
 : >"$COVS"
 : >"$CALLS"
@@ -479,7 +481,7 @@ EOF
         TIMEOUTS=$((TIMEOUTS + 1))
     fi
     SCALLS=$(sed -n 's/^bench-real-count: calls \([0-9]*\) .*/\1/p' "$LOG1" | tail -n 1)
-    [ -n "$SCALLS" ] || SCALLS=$(sed 's/^0*\([0-9]\)/\1/' "$w/count.$1" 2>/dev/null || true)
+    [ -n "$SCALLS" ] || SCALLS=$(awk '{ print $1 + 0 }' "$w/count.$1" 2>/dev/null || true)
     src=$2 SCUT=0
     SUNITS=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$LOG1")
     case $e in
@@ -514,6 +516,19 @@ deadlines_so_far() {
     echo $((n * TIMEOUT))
 }
 
+# The harness's calls so far, and the seconds spent inside it so far, every segment's
+# (count.c writes both every 1024th call; "-" before the first): the rate over time, and
+# the library's part of it. A call that did not return (a case ended by a finding, or
+# unwound by the driver's work budget) added no inside time: its time counts as the
+# engine's.
+calls_so_far() {
+    cat "$w"/count.* 2>/dev/null | awk '{ n += $1 } END { print NR ? n : "-" }'
+}
+inside_so_far() {
+    cat "$w"/count.* 2>/dev/null |
+        awk '{ n += $2 } END { if (NR) printf "%.3f\n", n / 1e9; else print "-" }'
+}
+
 # One run of engine $1 on harness $2 in round $3 (seed $3).
 run_one() {
     e=$1 h=$2 r=$3 dir=$D/$2 w=$D/$2/work
@@ -536,10 +551,7 @@ run_one() {
         kill -0 "$pid" 2>/dev/null || break
         mkdir -p "$w/snap/$c"
         cp -R "$corpus/." "$w/snap/$c/" 2>/dev/null || true
-        # the calls so far, every segment's (count.c writes them every 1024th call): the
-        # rate over time
-        so_far=$(cat "$w"/count.* 2>/dev/null | awk '{ n += $1 } END { print NR ? n : "-" }')
-        echo "$h $e $r $c $so_far $(deadlines_so_far)" >>"$CALLS"
+        echo "$h $e $r $c $(calls_so_far) $(deadlines_so_far) $(inside_so_far)" >>"$CALLS"
     done
     wait "$pid" || die "the $e run on $h failed"
     [ -s "$w/segments" ] || die "the $e run on $h started no process"
@@ -586,7 +598,8 @@ run_one() {
     # every process's (one ended by a finding prints none: its inside is undercounted)
     inside=$(sed -n 's/^bench-real-count: calls [0-9]* bytes [0-9]* inside_ns \([0-9]*\)$/\1/p' \
         "$LOG" | awk '{ n += $1 } END { if (NR) print n }')
-    [ "$cut" = 1 ] || echo "$h $e $r $elapsed ${calls:--} $((TIMEOUTS * TIMEOUT))" >>"$CALLS"
+    [ "$cut" = 1 ] ||
+        echo "$h $e $r $elapsed ${calls:--} $((TIMEOUTS * TIMEOUT)) $(inside_so_far)" >>"$CALLS"
     nfiles=$(find "$corpus" -type f | wc -l)
     fin=$(edges "$h" "$corpus")
     for c in $CHECKS; do
@@ -716,47 +729,67 @@ RES=$D/results.txt
         if (n == 0) return ""
         return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
     }
-    # t: the seconds at a point, less the deadlines spent so far (field 6)
+    # t: the seconds at a point, less the deadlines spent so far (field 6); s: the seconds
+    # inside the harness so far (field 7; "-" or absent: unknown)
     $5 != "-" { n[$1, $2, $3]++; i = n[$1, $2, $3]; c[$1, $2, $3, i] = $5
                 t[$1, $2, $3, i] = $4 - $6; w[$1, $2, $3, i] = $4
+                s[$1, $2, $3, i] = NF >= 7 && $7 != "-" ? $7 : ""
                 rounds[$1, $2] = rounds[$1, $2] " " $3 }
+    function row(h, e, list, fmtv,    i, v, line) {
+        line = sprintf("%-9s %-7s", h, e)
+        for (i = 1; i <= nc + 1; i++) {
+            v = median(list[i]); line = line sprintf(" %7s", v == "" ? "-" : sprintf(fmtv, v))
+        }
+        return line
+    }
     END {
         ne = split(engines, E, " "); nh = split(harnesses, H, " "); nc = split(checks, C, " ")
         line = sprintf("%-9s %-7s", "harness", "engine")
         for (i = 1; i <= nc + 1; i++) line = line sprintf(" %7s", (i <= nc ? C[i] : "end") " s")
+        header = line
         if (secs >= 180) line = line "   last min / 2nd min"
         print line
         for (h = 1; h <= nh; h++)
             for (e = 1; e <= ne; e++) {
                 k = H[h] SUBSEP E[e]
-                delete at; delete decay
+                delete at; delete decay; delete lib; delete own
                 nr = split(rounds[k], R, " ")
                 for (q = 1; q <= nr; q++) {
                     r = R[q]; if (seen[k, r]++) continue
-                    m = n[H[h], E[e], r]; pt = 0; pc = 0
+                    m = n[H[h], E[e], r]; pt = 0; pc = 0; ps = 0
                     for (i = 1; i <= m; i++) {
                         tt = t[H[h], E[e], r, i]; cc = c[H[h], E[e], r, i]
-                        ww = w[H[h], E[e], r, i]
+                        ww = w[H[h], E[e], r, i]; ss = s[H[h], E[e], r, i]
                         if (tt > pt + 0.5) at[i] = at[i] " " (cc - pc) / (tt - pt)
+                        if (tt > pt + 0.5 && cc > pc && ss != "" && ps != "") {
+                            lib[i] = lib[i] " " (ss - ps) * 1e6 / (cc - pc)
+                            own[i] = own[i] " " ((tt - pt) - (ss - ps)) * 1e6 / (cc - pc)
+                        }
                         if (ww + 0 == 120 && tt > t60) m2 = (cc - c60) / (tt - t60)
                         if (ww + 0 == 60) { c60 = cc; t60 = tt }
                         if (ww + 0 == secs - 60) { clast = cc; tlast = tt }
                         if (i == m && ww > secs - 60 && clast != "" && tt > tlast)
                             decay[r] = m2 > 0 ? (cc - clast) / (tt - tlast) / m2 : ""
-                        pt = tt; pc = cc
+                        pt = tt; pc = cc; ps = ss
                     }
                     c60 = ""; clast = ""; m2 = ""; t60 = ""; tlast = ""
                 }
-                line = sprintf("%-9s %-7s", H[h], E[e])
-                for (i = 1; i <= nc + 1; i++) {
-                    v = median(at[i]); line = line sprintf(" %7s", v == "" ? "-" : sprintf("%.0f", v))
-                }
+                line = row(H[h], E[e], at, "%.0f")
+                libs[h, e] = row(H[h], E[e], lib, "%.2f")
+                owns[h, e] = row(H[h], E[e], own, "%.2f")
                 if (secs >= 180) {
                     dl = ""; for (r in decay) if (decay[r] != "") dl = dl " " decay[r]
                     v = median(dl); line = line sprintf("   %s", v == "" ? "-" : sprintf("%.2f", v))
                 }
                 print line
             }
+        print ""
+        print "microseconds a case over time (medians of the rounds): inside the harness (the"
+        print "library, timed by count.c around each call), then the rest of the seconds (the"
+        print "engine; a case ended by a finding or unwound by a work budget counts there)"
+        print header
+        for (h = 1; h <= nh; h++) for (e = 1; e <= ne; e++) print libs[h, e] "   library"
+        for (h = 1; h <= nh; h++) for (e = 1; e <= ne; e++) print owns[h, e] "   engine"
     }' "$CALLS"
     echo "(lf = libFuzzer; drvc = fuzzgate's libFuzzer driver over the same clang objects;"
     echo " drvg = the driver over gcc objects with the module's flags; native = a fuzzgate"
