@@ -24,10 +24,11 @@
  * is a larger budget and the same deadline is the same budget on every machine. The rate
  * is a deliberately slow machine: planted_hang under gcc's trace-pc runs 140-170 M edges
  * a CPU second here, and libiberty's demangler on its slow printer 250-300 M traced
- * comparisons (clang, callbacks that only count), so a case on its budget has used about
- * a fifteenth of its deadline (edges) to a twenty-fifth (comparisons), and the budget, not
- * the watchdog, ends a hang unless the process gets less than that share of a core (at
- * 20 000 edges/ms the watchdog won on this 2-core machine at load 8). */
+ * comparisons (clang, callbacks that only count; with the engine's recording callbacks
+ * its 100 M take ~0.6 s), so a case on its budget has used about a fifteenth of its
+ * deadline, and the budget, not the watchdog, ends a hang unless the process gets less
+ * than that share of a core (at 20 000 edges/ms the watchdog won on this 2-core machine
+ * at load 8). */
 #define FGI_WORK_PER_MS 10000u
 /* The budget for a deadline of time_ms: time_ms x FGI_WORK_PER_MS of each count (10 s:
  * 100 M edges and 100 M comparisons). */

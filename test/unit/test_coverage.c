@@ -223,10 +223,11 @@ FG_TEST(coverage_trace_pc_budget_and_range_are_each_threads_own)
 
 static unsigned body_cmps; /* traced comparisons the case body made before it ended */
 
-/* Makes `n` traced comparisons of each kind the budget counts, in turn: the four integer
- * widths, a constant's, a floating-point one and a switch (two of them: over a byte, and
- * over an int whose values fit a byte, which a second call answers from its slot). Between
- * them, plain comparisons (fg_cmp_u64), which never count. */
+/* Makes traced comparisons of each kind the budget counts, in turn, one per step: the four
+ * integer widths, a constant's, a floating-point one and a switch (two of them: over a
+ * byte, and over an int whose values fit a byte, which walks once and records two pairs,
+ * then is answered from its slot). Between them, plain comparisons (fg_cmp_u64), which
+ * never count. */
 static uint64_t cmp_budget_body(const uint8_t *data, size_t size)
 {
     (void)data, (void)size;
