@@ -69,8 +69,8 @@
 # kept in $B/bench-src/findings/ with a replay command (a real bug in binutils is
 # reported, not counted; the deadline a timeout spent on its one case is left out of the
 # run's seconds: "+NxTs-out", when the clock ended it; not when fuzzgate's deterministic
-# budget did, in a fraction of it). A run that ends early with no finding to resume on is "cut":
-# its figures are listed but left out of the medians. A driver run whose time ran out
+# budget did, in a fraction of it). A run that ends early with no finding to resume on is
+# "cut": its figures are listed but left out of the medians. A driver run whose time ran out
 # while a case still ran (under the deadline) ends 0.5 s after its limit without final
 # stats (docs/libfuzzer.md): it is not cut; its units are count.c's calls, and its
 # findings column says "slow-at-end".
@@ -83,10 +83,10 @@
 # 3 minutes or more the last minute's rate over the second minute's: whether a run slows
 # as its corpus grows; a timed-out case's deadline is left out of these rates' seconds as
 # it is out of the run's; and the microseconds a case between checkpoints, inside the
-# harness and the rest: whether the library or the engine slows) on stdout and in $B/bench-src/results.txt, per-run rows in
-# runs.txt, coverage points in cov.txt, calls over time in calls.txt, and
-# $B/bench-src/<name>-edges.svg (bench/src/plot.awk): edges over time, every engine,
-# medians over the rounds.
+# harness and the rest: whether the library or the engine slows) on stdout and in
+# $B/bench-src/results.txt, per-run rows in runs.txt, coverage points in cov.txt, calls
+# over time in calls.txt, and $B/bench-src/<name>-edges.svg (bench/src/plot.awk): edges
+# over time, every engine, medians over the rounds.
 #
 # Environment: CC (what built $B; default cc), GCC (default gcc, or $CC when it is not
 # clang), CLANG (default clang), B (default build), OPT (default -O2), BENCH_SRC_SECONDS
@@ -464,6 +464,13 @@ segments() {
 # its time stays in the seconds, as any slow case's does.
 TIMED_OUT='ERROR: libFuzzer: timeout after\|the case ran past its deadline'
 
+# How many of engine $e's cases in the logs named the deadline passed on the clock ended
+# their process (native's supervisor goes on past a timeout, its deadline in its seconds,
+# and its summary names the deadline too: 0).
+clock_timeouts() {
+    if [ "$e" = native ]; then echo 0; else cat "$@" 2>/dev/null | grep -c "$TIMED_OUT" || true; fi
+}
+
 # The figures of segment $1 (exit status $2): SUNITS (empty when unknown), SCALLS, SWALL,
 # SCPU, SRSS (KiB), SCUT (1: it ended early), SLOW (1: it ended with a case still running).
 # A segment that a timeout ended spent the deadline on that one case: a finding, not
@@ -475,7 +482,7 @@ $(tail -n 1 "$LOG1.time")
 EOF
     SCPU=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
     SELAPSED=$SWALL
-    if grep -q "$TIMED_OUT" "$LOG1"; then
+    if [ "$(clock_timeouts "$LOG1")" -gt 0 ]; then
         SWALL=$(awk -v a="$SWALL" -v t="$TIMEOUT" 'BEGIN { a -= t; printf "%.2f", (a > 0 ? a : 0) }')
         SCPU=$(awk -v a="$SCPU" -v t="$TIMEOUT" 'BEGIN { a -= t; printf "%.2f", (a > 0 ? a : 0) }')
         TIMEOUTS=$((TIMEOUTS + 1))
@@ -512,7 +519,7 @@ EOF
 # at the next one, so that interval's rate is its calls over its seconds less the whole
 # deadline, the one before it a little low.
 deadlines_so_far() {
-    n=$(cat "$LOG".[0-9]* 2>/dev/null | grep -c "$TIMED_OUT" || true)
+    n=$(clock_timeouts "$LOG".[0-9]*)
     echo $((n * TIMEOUT))
 }
 
