@@ -48,6 +48,64 @@ static uint64_t probe_boundary(const uint8_t *in, size_t size)
     return 0;
 }
 
+/* Where a case's input lies: its first byte at a multiple of INPUT_ALIGN, as a block from
+ * malloc starts (and libFuzzer's copy of each input, a new[] of its size), as near the
+ * buffer's end as that allows. Code whose path depends on an address's alignment (zlib's
+ * crc32 walks to a word boundary before its braided loop) then takes the same path for an
+ * input in every run of it: after any largest input so far, in any executor, and in a
+ * replay under another engine. The input used to end exactly at the buffer's end, so its
+ * alignment moved with its size and the buffer's, and a corpus kept alignment variants
+ * that no replay gave them (docs/design.md). Not the allocator's alignment, which may be
+ * less: the buffer has INPUT_ALIGN - 1 bytes of room to place it. */
+#define INPUT_ALIGN 16
+
+/* What is outside the input within reach of a small overread is fenced off under ASan: up
+ * to INPUT_ALIGN - 1 bytes after its end, to the buffer's, and FENCE_BEFORE bytes before
+ * its start (the buffer's earlier bytes: a stale input). A read one past the end is
+ * caught, as when the input ended at the allocation's redzone, and now one just before
+ * the start is too; ASan names either a use-after-poison. Weak: the runtime is there
+ * whenever the program was linked with ASan, even if the engine's objects were not built
+ * with it (a libFuzzer-style driver under a sanitized target). Two calls a case, each a
+ * few shadow bytes. */
+#define FENCE_BEFORE 64
+__attribute__((weak)) void __asan_poison_memory_region(void const volatile *addr, size_t size);
+__attribute__((weak)) void __asan_unpoison_memory_region(void const volatile *addr,
+                                                         size_t size);
+
+static void unfence(fgi_harness *e)
+{
+    for (int i = 0; i < 2; i++) {
+        if (e->fence_len[i] && __asan_unpoison_memory_region)
+            __asan_unpoison_memory_region(e->fence[i], e->fence_len[i]);
+        e->fence_len[i] = 0;
+    }
+}
+
+static void fence(fgi_harness *e, uint8_t *in, size_t size)
+{
+    if (!__asan_poison_memory_region)
+        return;
+    uint8_t *end = e->buf + e->cap + INPUT_ALIGN - 1;
+    size_t before = FGI_MIN((size_t)(in - e->buf), (size_t)FENCE_BEFORE);
+    e->fence[0] = in - before;
+    e->fence_len[0] = before;
+    e->fence[1] = in + size;
+    e->fence_len[1] = (size_t)(end - (in + size));
+    for (int i = 0; i < 2; i++)
+        if (e->fence_len[i])
+            __asan_poison_memory_region(e->fence[i], e->fence_len[i]);
+}
+
+/* The input's place for a case of size bytes (size <= cap), with the fence moved to it. */
+static uint8_t *place_input(fgi_harness *e, size_t size)
+{
+    unfence(e);
+    size_t at = e->cap + INPUT_ALIGN - 1 - size; /* the latest start, then aligned down */
+    uint8_t *in = e->buf + at - (((uintptr_t)e->buf + at) & (INPUT_ALIGN - 1));
+    fence(e, in, size);
+    return in;
+}
+
 void fgi_harness_attach(const fgi_harness_channel *ch)
 {
     fgi_case_now.started = ch ? ch->started : &fgi_case_now.own_started;
@@ -82,9 +140,9 @@ void fgi_harness_close(fgi_harness *e)
     fgi_crash_disarm();
     fgi_case_now.id = NULL;
     harness.open = NULL;
-    /* The input buffer comes from the target-visible allocator on purpose: under ASan
-     * its end is a redzone, so a read one past the input is caught. It is allocated and
-     * freed outside any case, so no heap oracle counts it. */
+    /* The input buffer is allocated and freed outside any case, so no heap oracle counts
+     * it. */
+    unfence(e);
     free(e->buf);
     e->buf = NULL;
     e->cap = 0;
@@ -95,9 +153,10 @@ fg_error fgi_harness_reserve(fgi_harness *e, size_t size)
     FG_ASSERT(!fgi_case_running());
     if (size <= e->cap && e->buf)
         return FG_OK;
-    uint8_t *b = malloc(size ? size : 1);
+    uint8_t *b = malloc((size ? size : 1) + INPUT_ALIGN - 1);
     if (!b)
         return FG_ENOMEM;
+    unfence(e);
     free(e->buf);
     e->buf = b;
     e->cap = size ? size : 1;
@@ -109,7 +168,7 @@ fg_error fgi_harness_reserve(fgi_harness *e, size_t size)
 static void run_body(fgi_harness *e, const uint8_t *data, size_t size, fgi_case_result *res,
                      fgi_heap_report *heap)
 {
-    uint8_t *in = e->buf + e->cap - size;
+    uint8_t *in = place_input(e, size);
     if (size)
         memcpy(in, data, size);
     size_t allowance = e->target->allowance ? e->target->allowance(size)
