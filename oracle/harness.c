@@ -65,7 +65,7 @@ static uint64_t probe_boundary(const uint8_t *in, size_t size)
  * caught, as when the input ended at the allocation's redzone, and now one just before
  * the start is too; ASan names either a use-after-poison. Weak: the runtime is there
  * whenever the program was linked with ASan, even if the engine's objects were not built
- * with it (a libFuzzer-style driver under a sanitized target). Up to four calls a case,
+ * with it (a libFuzzer-style driver under a sanitized target). Up to three calls a case,
  * each a few shadow bytes. Without ASan nothing marks those bytes: valgrind's memcheck sees
  * a read of them as inside the buffer (docs/oracles.md, "Known limits"). */
 #define FENCE_BEFORE 64
@@ -73,36 +73,37 @@ __attribute__((weak)) void __asan_poison_memory_region(void const volatile *addr
 __attribute__((weak)) void __asan_unpoison_memory_region(void const volatile *addr,
                                                          size_t size);
 
+/* The end of the buffer's room: cap bytes of input and INPUT_ALIGN - 1 to align them. */
+static uint8_t *room_end(const fgi_harness *e)
+{
+    return e->buf + e->cap + INPUT_ALIGN - 1;
+}
+
+/* Unpoisons the span the last fence covered (the input inside it was never poisoned). */
 static void unfence(fgi_harness *e)
 {
-    for (int i = 0; i < 2; i++) {
-        if (e->fence_len[i] && __asan_unpoison_memory_region)
-            __asan_unpoison_memory_region(e->fence[i], e->fence_len[i]);
-        e->fence_len[i] = 0;
-    }
+    if (e->fenced && __asan_unpoison_memory_region)
+        __asan_unpoison_memory_region(e->fenced, (size_t)(room_end(e) - e->fenced));
+    e->fenced = NULL;
 }
 
 static void fence(fgi_harness *e, uint8_t *in, size_t size)
 {
     if (!__asan_poison_memory_region)
         return;
-    uint8_t *end = e->buf + e->cap + INPUT_ALIGN - 1;
-    size_t before = FGI_MIN((size_t)(in - e->buf), (size_t)FENCE_BEFORE);
-    e->fence[0] = in - before;
-    e->fence_len[0] = before;
-    e->fence[1] = in + size;
-    e->fence_len[1] = (size_t)(end - (in + size));
-    for (int i = 0; i < 2; i++)
-        if (e->fence_len[i])
-            __asan_poison_memory_region(e->fence[i], e->fence_len[i]);
+    e->fenced = in - FGI_MIN((size_t)(in - e->buf), (size_t)FENCE_BEFORE);
+    if (e->fenced < in)
+        __asan_poison_memory_region(e->fenced, (size_t)(in - e->fenced));
+    if (in + size < room_end(e))
+        __asan_poison_memory_region(in + size, (size_t)(room_end(e) - (in + size)));
 }
 
 /* The input's place for a case of size bytes (size <= cap), with the fence moved to it. */
 static uint8_t *place_input(fgi_harness *e, size_t size)
 {
     unfence(e);
-    size_t at = e->cap + INPUT_ALIGN - 1 - size; /* the latest start, then aligned down */
-    uint8_t *in = e->buf + at - (((uintptr_t)e->buf + at) & (INPUT_ALIGN - 1));
+    uint8_t *in = room_end(e) - size; /* the latest start, then aligned down */
+    in -= (uintptr_t)in & (INPUT_ALIGN - 1);
     fence(e, in, size);
     return in;
 }

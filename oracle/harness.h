@@ -22,8 +22,8 @@ typedef struct fgi_harness {
     const fg_target *target;
     uint8_t *buf;      /* input buffer: cap bytes of input and room to align them */
     size_t cap;
-    uint8_t *fence[2]; /* what ASan was told is outside the last input (harness.c) */
-    size_t fence_len[2];
+    uint8_t *fenced;   /* where the span ASan was told is around the last input starts
+                        * (it ends with the buffer's room; harness.c), or NULL */
     fgi_case_id id;    /* who the next case is (fgi_harness_origin) */
     unsigned time_ms;  /* the case's deadline (set by the session): the work budget's base */
     int window;        /* fgi_harness_window: retention checks wait for the window's end */
