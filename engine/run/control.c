@@ -64,16 +64,24 @@ int fgi_run_should_stop(run *r)
     return fgi_run_interrupted() || stop.halt || fgi_run_time_up(r);
 }
 
+int fgi_class_is_timeout(const char *class_id)
+{
+    return strncmp(class_id, "timeout-", 8) == 0;
+}
+
+int fgi_trial_fits(const char *class_id, unsigned deadline_ms, double secs)
+{
+    return !fgi_class_is_timeout(class_id) || (double)deadline_ms <= secs * 1000.0;
+}
+
 /* A class the depth run could minimise (modes.c fgi_mode_minimize_findings) in `reserve`
- * seconds: a timeout's trials each need the whole deadline (a trial cut by the time left
- * says nothing), so a timeout class only when one trial fits. */
+ * seconds. */
 static int has_new_class(const run *r, double reserve)
 {
     const fg_outcome *o = r->o;
     for (size_t i = 0; o && i < o->nfindings; i++) {
         const fg_finding *f = &o->findings[i];
-        if (!f->known && f->size &&
-            (strcmp(f->kind, "timeout") != 0 || r->plan.time_ms <= reserve * 1000.0))
+        if (!f->known && f->size && fgi_trial_fits(f->class_id, r->plan.time_ms, reserve))
             return 1;
     }
     return 0;

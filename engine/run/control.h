@@ -17,6 +17,13 @@ FGI_HIDDEN int fgi_run_should_stop(run *r);
  * 0 for a counted run). Once it holds a new class to minimise it stops short of its
  * seconds, leaving the rest to fgi_mode_minimize_findings (fgi_run_ends_at). */
 FGI_HIDDEN int fgi_run_time_up(const run *r);
+/* Whether a minimisation trial of class class_id, under a deadline of deadline_ms, can
+ * say anything in `secs` seconds: a timeout's trial must run to the whole deadline (one
+ * cut by the time left only shows the time ran out), any other class's may be cut. The
+ * one rule behind the reserve above and the minimiser's last trial (modes.c). */
+FGI_HIDDEN int fgi_trial_fits(const char *class_id, unsigned deadline_ms, double secs);
+/* Whether class_id is a timeout's ("timeout-" and its hash). */
+FGI_HIDDEN int fgi_class_is_timeout(const char *class_id);
 /* The monotonic time (fgi_clock_now_s) a timed run must be over by, minimisation
  * included; 0 for a counted run. */
 FGI_HIDDEN double fgi_run_ends_at(const run *r);

@@ -74,17 +74,12 @@ typedef struct min_ctx {
     char detail[1024];        /* the last accepted trial's finding detail */
 } min_ctx;
 
-static int is_timeout(const char *class_id)
-{
-    return strncmp(class_id, "timeout-", 8) == 0;
-}
-
 static min_ctx min_ctx_for(fg_session *s, const fg_target *t, const char *want, double ends_at)
 {
     min_ctx m = {.s = s, .t = t, .want = want, .ends_at = ends_at,
                  .full_ms = fgi_plan_time_ms(&s->opt, t), .slow_left = ULONG_MAX,
                  .probe_reads = 1};
-    if (ends_at && is_timeout(want))
+    if (ends_at && fgi_class_is_timeout(want))
         m.slow_left = TIMEOUT_SLOW_TRIALS - 1; /* the last is store_minimised's */
     return m;
 }
@@ -152,11 +147,11 @@ static int min_reproduces(void *ctx, const uint8_t *data, size_t size)
         m->interrupted = 1;
         return -1;
     }
-    if (is_timeout(id) && cap_ms) { /* cut by the time left, not by its deadline */
+    if (cap_ms && !fgi_trial_fits(id, m->full_ms, cap_ms / 1000.0)) { /* the cut's own */
         m->out_of_time = 1;
         return -1;
     }
-    if (is_timeout(id) && m->slow_left != ULONG_MAX)
+    if (fgi_class_is_timeout(id) && m->slow_left != ULONG_MAX)
         m->slow_left--;
     int yes = strcmp(id, m->want) == 0;
     if (yes)
@@ -179,7 +174,7 @@ static fg_error minimize_in_class(min_ctx *m, const uint8_t *data, size_t size,
     fgi_read *reads = NULL;
     size_t nreads = 0;
     unsigned cap_ms;
-    if (!m->probe_reads || is_timeout(m->want) || !trial_time(m, &cap_ms) ||
+    if (!m->probe_reads || fgi_class_is_timeout(m->want) || !trial_time(m, &cap_ms) ||
         fgi_read_probe(m->t, data, size, cap_ms ? FGI_MIN(cap_ms, m->full_ms) : m->full_ms,
                        fgi_mib_bytes(m->s->opt.rss_limit_mb), &reads, &nreads) != FG_OK)
         nreads = 0;
@@ -261,8 +256,8 @@ static int store_minimised(min_ctx *m, fg_finding *f, const fgi_min_result *res,
                            const char *how)
 {
     unsigned cap_ms;
-    /* A timeout's run to the deadline needs the whole of it: a cut one says nothing. */
-    if (!trial_time(m, &cap_ms) || (cap_ms && is_timeout(f->class_id))) {
+    if (!trial_time(m, &cap_ms) ||
+        (cap_ms && !fgi_trial_fits(f->class_id, m->full_ms, cap_ms / 1000.0))) {
         m->out_of_time = 1;
         return 0;
     }
