@@ -120,6 +120,44 @@ FG_TEST(coverage_every_hit_count_has_its_bucket)
     fgi_cov_reset();
 }
 
+/* A module long enough for the scan's every path (64-byte blocks, then words, then
+ * bytes): every hit counter is found once, in index order, whatever its count (a top bit
+ * set or not) and however many share its block or word. Checked through the dense
+ * indices, which are the module's base + 8 * index + bucket. */
+FG_TEST(coverage_scan_finds_every_counter_in_order)
+{
+    static uint8_t wide[64 * 3 + 8 * 2 + 5];
+    static const size_t at[] = {0,  1,  7,  8,  9,  62,  63,  64,  100, 127,
+                                128, 129, 130, 131, 132, 133, 134, 135, 191, 192,
+                                199, 200, 207, 208, 210, 212};
+    static const uint8_t hits[] = {1, 255, 128, 2, 127, 3, 4, 129, 8, 16, 32, 1, 1,
+                                   1, 1, 1, 1, 1, 7, 200, 9, 100, 1, 2, 5, 255};
+    static const uint8_t bucket[] = {0, 7, 7, 1, 6, 2, 3, 7, 4, 5, 6, 0, 0,
+                                     0, 0, 0, 0, 0, 3, 7, 4, 6, 0, 1, 3, 7};
+    CHECK(FGI_ARRAY_LEN(at) == FGI_ARRAY_LEN(hits) && FGI_ARRAY_LEN(at) == FGI_ARRAY_LEN(bucket));
+    CHECK(at[FGI_ARRAY_LEN(at) - 1] < sizeof wide);
+    __sanitizer_cov_8bit_counters_init(wide, wide + sizeof wide);
+    for (unsigned round = 0; round < 2; round++) { /* all of them, then every other one */
+        fgi_cov_reset();
+        size_t want = 0;
+        for (size_t i = 0; i < FGI_ARRAY_LEN(at); i++)
+            if (round == 0 || i % 2 == 0) {
+                wide[at[i]] = hits[i];
+                want++;
+            }
+        uint64_t f[FGI_ARRAY_LEN(at) + 1];
+        uint32_t d[FGI_ARRAY_LEN(at) + 1];
+        CHECK_EQ_U(fgi_cov_features(f, d, FGI_ARRAY_LEN(f)), want);
+        uint32_t base = d[0] - 8 * (uint32_t)at[0] - bucket[0];
+        for (size_t i = 0, k = 0; i < FGI_ARRAY_LEN(at); i++)
+            if (round == 0 || i % 2 == 0) {
+                CHECK_EQ_U(d[k], base + 8 * at[i] + bucket[i]);
+                k++;
+            }
+    }
+    fgi_cov_reset();
+}
+
 FG_TEST(coverage_trace_pc_guard_counts_per_guard)
 {
     __sanitizer_cov_trace_pc_guard_init(guards, guards + 10);
