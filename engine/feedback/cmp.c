@@ -40,6 +40,16 @@ static struct {
     unsigned npromoted;
     int traced;                   /* a trace-cmp callback has fired (fgi_cmp_traced) */
     unsigned long work;           /* the case thread's integer comparisons (fgi_cmp_work) */
+    /* The case's first FGI_CMP_WIDE integer pairs of 2+ bytes, in order (fgi_cmp_begin
+     * empties it). The ring keeps a case's latest comparisons only, and a parser checks
+     * a header first, then reads the whole file: bfd tries a hundred formats' magic
+     * numbers, then reads sections, a thousand comparisons after. Appended, a few
+     * instructions a comparison; fgi_cmp_case_pairs sorts it out for a kept input. */
+    struct {
+        uint64_t a, b;
+        uint8_t width, constant;
+    } wide[FGI_CMP_WIDE];
+    unsigned nwide;
 } cmp;
 
 #define NCOUNTS FGI_ARRAY_LEN(cmp.counts)
@@ -137,6 +147,7 @@ const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len)
 
 void fgi_cmp_reset(void)
 {
+    (void)fgi_cmp_begin();
     cmp.nints = cmp.nstrs = cmp.npool_ints = cmp.npool_strs = cmp.npool_reals = 0;
     memset(cmp.counts, 0, sizeof cmp.counts);
     cmp.ncounts = cmp.npromoted = 0;
@@ -222,6 +233,12 @@ size_t fgi_cmp_strs_since(unsigned long mark, fgi_cmp_str *out, size_t cap)
     return n;
 }
 
+unsigned long fgi_cmp_begin(void)
+{
+    cmp.nwide = 0;
+    return cmp.nints;
+}
+
 unsigned long fgi_cmp_mark(void)
 {
     return cmp.nints;
@@ -290,9 +307,15 @@ static int image_or_heap(uint64_t a, uint64_t b)
     return a < top && b < top;
 }
 
-/* Records a pair in the ring. */
+/* Records a pair in the ring (and, 2+ bytes wide, among the case's first wide ones). */
 static inline void put_int(uint64_t a, uint64_t b, uint8_t width, int b_is_constant)
 {
+    if (width > 1 && cmp.nwide < FGI_CMP_WIDE) {
+        cmp.wide[cmp.nwide].a = a;
+        cmp.wide[cmp.nwide].b = b;
+        cmp.wide[cmp.nwide].width = width;
+        cmp.wide[cmp.nwide++].constant = (uint8_t)b_is_constant;
+    }
     fgi_cmp_int *slot = &cmp.ints[cmp.nints++ % FGI_CMP_INTS];
     slot->a = a;
     slot->b = b;
@@ -400,6 +423,70 @@ static uint64_t bytes_key(uint64_t tag, const uint8_t *b, size_t n)
         h = (h ^ b[i]) * 0x100000001b3ULL;
     h = fg_mix64(h ^ n);
     return h ? h : 1;
+}
+
+/* The byte pairs of an input, as a bit set: a word's first two bytes absent from it rule
+ * the word out without a scan. */
+typedef struct {
+    uint64_t bits[65536 / 64];
+} bigrams;
+
+static void bigrams_of(bigrams *g, const uint8_t *in, size_t size)
+{
+    memset(g->bits, 0, sizeof g->bits);
+    for (size_t i = 0; i + 1 < size; i++) {
+        unsigned k = in[i] | (unsigned)in[i + 1] << 8;
+        g->bits[k / 64] |= (uint64_t)1 << (k % 64);
+    }
+}
+
+/* Whether the integer v of w (2 to 8) bytes occurs in the input, in either byte order. */
+static int int_occurs(const bigrams *g, const uint8_t *in, size_t size, uint64_t v, unsigned w)
+{
+    uint8_t le[8], be[8];
+    for (unsigned i = 0; i < w; i++) {
+        le[i] = (uint8_t)(v >> (8 * i));
+        be[w - 1 - i] = le[i];
+    }
+    unsigned kl = le[0] | (unsigned)le[1] << 8, kb = be[0] | (unsigned)be[1] << 8;
+    return (g->bits[kl / 64] >> (kl % 64) & 1 && occurs(in, size, le, w)) ||
+           (g->bits[kb / 64] >> (kb % 64) & 1 && occurs(in, size, be, w));
+}
+
+size_t fgi_cmp_case_pairs(const uint8_t *in, size_t size, unsigned long mark, fgi_cmp_int *out,
+                          size_t cap)
+{
+    /* Run thread only; too big for the stack. seen: a set of pairs by open addressing,
+     * each slot 1 + an index into wide (0: empty), twice the log's size. */
+    static bigrams g;
+    static uint16_t seen[2 * FGI_CMP_WIDE], found[FGI_CMP_WIDE];
+    bigrams_of(&g, in, size);
+    memset(seen, 0, sizeof seen);
+    size_t n = 0;
+    for (unsigned i = 0; i < cmp.nwide; i++) {
+        const __typeof__(cmp.wide[0]) *d = &cmp.wide[i];
+        uint64_t h = (d->a * 0x9e3779b97f4a7c15ULL) ^ (d->b * 0xc2b2ae3d27d4eb4fULL) ^ d->width;
+        size_t k = (size_t)(h >> 40) & (FGI_ARRAY_LEN(seen) - 1);
+        int dup = 0;
+        for (; seen[k] && !dup; k = (k + 1) & (FGI_ARRAY_LEN(seen) - 1)) {
+            const __typeof__(cmp.wide[0]) *e = &cmp.wide[seen[k] - 1];
+            dup = e->a == d->a && e->b == d->b && e->width == d->width;
+        }
+        if (dup)
+            continue;
+        seen[k] = (uint16_t)(i + 1);
+        if (int_occurs(&g, in, size, d->a, d->width) ||
+            (!d->constant && int_occurs(&g, in, size, d->b, d->width)))
+            found[n++] = (uint16_t)i;
+    }
+    size_t latest = since_count(cmp.nints, mark, FGI_CMP_INTS, cap / 2);
+    size_t take = n < cap - latest ? n : cap - latest, k = 0;
+    for (size_t j = 0; j < take; j++) { /* spread over the case, first to last */
+        const __typeof__(cmp.wide[0]) *d = &cmp.wide[found[j * n / take]];
+        out[k++] = (fgi_cmp_int){.a = d->a, .b = d->b, .width = d->width,
+                                 .constant = d->constant, .kind = FGI_CMP_INTEGER};
+    }
+    return k + fgi_cmp_since(mark, out + k, cap - k);
 }
 
 /* Calls fn for an integer operand of w bytes found in neither byte order; 1 if it did. */

@@ -5,8 +5,9 @@
  * ASan), only while a case runs, into rings in execution order. Mutators never read the
  * rings: they draw from a pool fed with kept inputs' own pairs (see fgi_cmp_pool_add), so
  * a case's draws depend on the corpus snapshot alone — the epoch rule of parallel runs.
- * The run reads a case's own pairs from the rings after it (its candidate's comparisons,
- * and in a plain build the constants it compared against: fgi_cmp_constants).
+ * The run reads a case's own pairs after it: its candidate's comparisons (from the ring
+ * and the log of the case's first wide pairs: fgi_cmp_case_pairs), and in a plain build
+ * the constants it compared against (fgi_cmp_constants).
  * Each target's run starts everything empty.
  */
 #ifndef FG_CMP_H
@@ -80,6 +81,19 @@ FGI_HIDDEN void fgi_cmp_pool_add(const fgi_cmp_int *ints, size_t nints,
 FGI_HIDDEN size_t fgi_cmp_auto_count(void);
 FGI_HIDDEN const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len);
 
+/* A case begins: a mark in the integer ring (fgi_cmp_mark), and the log of the case's
+ * first FGI_CMP_WIDE pairs of 2+ bytes starts empty. */
+#define FGI_CMP_WIDE 2048
+FGI_HIDDEN unsigned long fgi_cmp_begin(void);
+/* The pairs to keep with a case's input in (size bytes) that began at mark: among the
+ * case's first FGI_CMP_WIDE pairs of 2+ bytes, the distinct ones with an operand in the
+ * input (in either byte order; for a comparison against a constant, the other operand):
+ * input-to-state, wherever in the case they were made, at most cap less the latest's
+ * share, spread evenly over the order they were first made; then the latest pairs
+ * (fgi_cmp_since), at most cap / 2 of them or what room is left. Written to out; returns
+ * how many (<= cap). Depends on the comparisons and the input alone. */
+FGI_HIDDEN size_t fgi_cmp_case_pairs(const uint8_t *in, size_t size, unsigned long mark,
+                                     fgi_cmp_int *out, size_t cap);
 /* A mark in the integer ring: how many pairs have been recorded so far. */
 FGI_HIDDEN unsigned long fgi_cmp_mark(void);
 /* The integer and floating-point comparisons the case thread has made (every callback,

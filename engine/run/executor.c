@@ -254,7 +254,7 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     if (size)
         memcpy(c.data, data, size);
     c.nkeys = (uint32_t)r->ex.nckeys;
-    c.ncmps = (uint32_t)fgi_cmp_since(mark, c.cmps, FGI_CAND_CMPS);
+    c.ncmps = (uint32_t)fgi_cmp_case_pairs(data, size, mark, c.cmps, FGI_CAND_CMPS);
     c.nstrs = (uint32_t)fgi_cmp_strs_since(smark, c.strs, FGI_CAND_STRS);
     emit_record(r, &c, NULL);
 }
@@ -293,14 +293,14 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     if (id.napplied)
         memcpy(id.applied, r->ex.mut.applied, id.napplied);
     fgi_harness_origin(&r->ex.exec, &id);
-    unsigned long mark = fgi_cmp_mark(), smark = fgi_cmp_mark_strs(), work = fgi_cmp_work();
+    unsigned long mark = fgi_cmp_begin(), smark = fgi_cmp_mark_strs(), work = fgi_cmp_work();
     fgi_harness_run(&r->ex.exec, data, size, &r->ex.res);
     /* A generated case whose own comparisons show a checksum it broke runs again with the
      * field repaired (engine/mutate/repair.c), once: the repaired input is the case. */
     if (k >= 0 && r->ex.res.status == FGI_CASE_OK &&
         fgi_repair_case(r->ex.work, size, mark, smark)) {
         FG_ASSERT(data == r->ex.work);
-        mark = fgi_cmp_mark();
+        mark = fgi_cmp_begin();
         smark = fgi_cmp_mark_strs();
         work = fgi_cmp_work();
         fgi_harness_run(&r->ex.exec, data, size, &r->ex.res);

@@ -15,7 +15,7 @@
 #include "engine/feedback/cmp.h"
 #include "engine/feedback/reads.h"
 
-#define FGI_CAND_CMPS 32 /* arbitrary: enough for a parser's header checks */
+#define FGI_CAND_CMPS 32 /* arbitrary: half a case's input-to-state pairs, half its last */
 #define FGI_CAND_STRS 8
 
 typedef struct fgi_cand {

@@ -427,6 +427,116 @@ FG_TEST(cmp_since_a_mark_copies_the_latest_pairs)
     fgi_cmp_reset();
 }
 
+/* ---- the pairs kept with an input ------------------------------------------------------- */
+
+/* A file format's reader: its magic number checked first (the input holds 7f 45 where
+ * 64 86 is wanted), then a long read of the rest, the same few comparisons over and over
+ * and many that have nothing to do with the input's bytes. */
+static const uint8_t header_input[] = {0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00,
+                                       0x10, 0x00, 0x00, 0x00, 0x3e, 0x00, 0x00, 0x00};
+
+static void check_magic_then_read_long(void)
+{
+    __sanitizer_cov_trace_const_cmp2(0x8664, 0x457f); /* is it COFF for x86-64? */
+    for (int i = 0; i < 100; i++)
+        __sanitizer_cov_trace_const_cmp4(0x3e, 0x10); /* a field, tested again and again */
+    for (uint32_t i = 0; i < 3 * FGI_CMP_INTS; i++) /* more than the ring holds */
+        __sanitizer_cov_trace_cmp4(1000 + i, 50000 + i);
+}
+
+static int holds_pair(const fgi_cmp_int *out, size_t n, uint64_t a, uint64_t b, unsigned w)
+{
+    for (size_t i = 0; i < n; i++)
+        if (int_is(&out[i], a, b, w))
+            return 1;
+    return 0;
+}
+
+FG_TEST(cmp_kept_pairs_hold_a_header_check_the_ring_has_lost)
+{
+    CHECK(fgt_in_case(check_magic_then_read_long));
+    fgi_cmp_int out[32];
+    /* The ring's latest are the long read's: the magic's pair is long gone from it. */
+    size_t n = fgi_cmp_since(0, out, 32);
+    CHECK_EQ_U(n, 32);
+    CHECK(!holds_pair(out, n, 0x457f, 0x8664, 2));
+    n = fgi_cmp_case_pairs(header_input, sizeof header_input, 0, out, 32);
+    CHECK_EQ_U(n, 32);
+    CHECK(holds_pair(out, n, 0x457f, 0x8664, 2));
+    /* First made, first: the magic, then the field (its operand 0x10 is in the input),
+     * once however often it was made; then the ring's latest, in order. */
+    CHECK(int_is(&out[0], 0x457f, 0x8664, 2) && out[0].constant);
+    CHECK(out[0].kind == FGI_CMP_INTEGER);
+    size_t repeats = 0;
+    for (size_t i = 0; i < n; i++)
+        repeats += int_is(&out[i], 0x10, 0x3e, 4);
+    CHECK_EQ_U(repeats, 1);
+    CHECK(int_is(&out[1], 0x10, 0x3e, 4));
+    size_t bad = 0;
+    for (size_t j = 2; j < n; j++)
+        bad += !int_is(&out[j], 1000 + 3 * FGI_CMP_INTS - n + j, 50000 + 3 * FGI_CMP_INTS - n + j,
+                       4);
+    CHECK_EQ_U(bad, 0);
+    /* A pair with neither operand in the input is not taken for a distinct one: an input
+     * holding neither side finds only the ring's latest, the table's own share unused. */
+    static const uint8_t other[] = {0xaa, 0xbb, 0xcc};
+    n = fgi_cmp_case_pairs(other, sizeof other, 0, out, 32);
+    CHECK(!holds_pair(out, n, 0x457f, 0x8664, 2));
+    CHECK_EQ_U(n, 32);
+    fgi_cmp_reset();
+}
+
+/* Many pairs with the input's operand: more than the share, spread over the whole case. */
+static uint8_t spread_input[2 * 200];
+
+static void compare_two_hundred_fields(void)
+{
+    for (uint32_t i = 0; i < 200; i++)
+        __sanitizer_cov_trace_const_cmp2(0x9000 + i, 0x0100 + i); /* input: 00 01, 01 01.. */
+    for (uint32_t i = 0; i < FGI_CMP_INTS; i++)
+        __sanitizer_cov_trace_cmp4(70000 + i, 90000 + i);
+}
+
+static void compare_nothing_wide(void)
+{
+    __sanitizer_cov_trace_cmp1(0x41, 0x42);
+}
+
+FG_TEST(cmp_kept_pairs_spread_over_the_case_and_start_empty_each_case)
+{
+    for (uint32_t i = 0; i < 200; i++) {
+        spread_input[2 * i] = (uint8_t)(0x0100 + i);
+        spread_input[2 * i + 1] = (uint8_t)((0x0100 + i) >> 8);
+    }
+    CHECK(fgt_in_case(compare_two_hundred_fields));
+    fgi_cmp_int out[32];
+    size_t n = fgi_cmp_case_pairs(spread_input, sizeof spread_input, 0, out, 32);
+    CHECK_EQ_U(n, 32);
+    /* 16 of the 200, in the order they were made, from the first to near the last. */
+    size_t bad = 0;
+    for (size_t j = 0; j < 16; j++) {
+        uint64_t want = 0x0100 + j * 200 / 16;
+        bad += !int_is(&out[j], want, 0x9000 + want - 0x0100, 2);
+    }
+    CHECK_EQ_U(bad, 0);
+    for (size_t j = 16; j < 32; j++) /* then the 16 latest */
+        bad += !int_is(&out[j], 70000 + FGI_CMP_INTS - 32 + j, 90000 + FGI_CMP_INTS - 32 + j, 4);
+    CHECK_EQ_U(bad, 0);
+    /* The same again gives the same (a function of the comparisons and the input). */
+    fgi_cmp_int again[32];
+    CHECK_EQ_U(fgi_cmp_case_pairs(spread_input, sizeof spread_input, 0, again, 32), 32);
+    for (size_t j = 0; j < 32; j++)
+        bad += !int_is(&again[j], out[j].a, out[j].b, out[j].width) ||
+               again[j].constant != out[j].constant;
+    CHECK_EQ_U(bad, 0);
+    /* The next case starts with none of them. */
+    CHECK(fgt_in_case(compare_nothing_wide));
+    n = fgi_cmp_case_pairs(spread_input, sizeof spread_input, 0, out, 32);
+    CHECK_EQ_U(n, 1);
+    CHECK(int_is(&out[0], 0x41, 0x42, 1));
+    fgi_cmp_reset();
+}
+
 /* ---- the memcmp family ------------------------------------------------------------------- */
 
 static const char mem_x[] = "PK\x03\x04header", mem_y[] = "PK\x05\x06trailer";
