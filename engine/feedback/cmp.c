@@ -54,6 +54,16 @@ static struct {
 
 #define NCOUNTS FGI_ARRAY_LEN(cmp.counts)
 
+/* Whether the n bytes at x and y are the same. A byte loop: memcmp is interposed
+ * (strhook.c) and would come straight back to the comparison hooks. */
+static int same_bytes(const uint8_t *x, const uint8_t *y, size_t n)
+{
+    size_t i = 0;
+    while (i < n && x[i] == y[i])
+        i++;
+    return i == n;
+}
+
 /* When the candidates fill half the table, those seen only once (mostly the input's own
  * bytes) are dropped and the rest re-placed, so a constant met later still gets counted. */
 static void sweep_counts(void)
@@ -382,12 +392,7 @@ static void note_bytes(const void *a, size_t alen, const void *b, size_t blen, u
         return;
     alen = alen < FGI_CMP_STR_MAX ? alen : FGI_CMP_STR_MAX;
     blen = blen < FGI_CMP_STR_MAX ? blen : FGI_CMP_STR_MAX;
-    /* Not memcmp: that is interposed (strhook.c) and would come straight back here. */
-    const uint8_t *x = a, *y = b;
-    size_t same = 0;
-    while (alen == blen && same < alen && x[same] == y[same])
-        same++;
-    if (alen == blen && same == alen)
+    if (alen == blen && same_bytes(a, b, alen))
         return;
     fgi_cmp_str *slot = &cmp.strs[cmp.nstrs++ % FGI_CMP_STRS];
     memcpy(slot->a, a, alen);
@@ -406,13 +411,9 @@ void fgi_cmp_note_bytes(const void *a, size_t alen, const void *b, size_t blen)
 /* Whether the n bytes at w occur in the input. A byte loop: memmem is interposed. */
 static int occurs(const uint8_t *in, size_t size, const uint8_t *w, size_t n)
 {
-    for (size_t i = 0; n <= size && i + n <= size; i++) {
-        size_t j = 0;
-        while (j < n && in[i + j] == w[j])
-            j++;
-        if (j == n)
+    for (size_t i = 0; n <= size && i + n <= size; i++)
+        if (same_bytes(in + i, w, n))
             return 1;
-    }
     return 0;
 }
 
