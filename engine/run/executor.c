@@ -259,6 +259,20 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     emit_record(r, &c, NULL);
 }
 
+/* Generated case seq, mutated from the entry r->ex.base, ran out of its time or work and the
+ * executor lives on (the work budget unwound it): a note for the merge, in the epoch's
+ * records as a candidate is, so every process counts it at the same point. A bred input
+ * that hangs costs its whole budget each time (~1 s on instrumented code, a hundred
+ * thousand cases), and its base is likely to breed it again. */
+static void note_hang(run *r, uint64_t seq)
+{
+    fgi_cand c = {.seq = seq, .base = r->ex.base + 1, .hang = 1};
+    c.data = fgi_malloc(1);
+    if (!c.data)
+        return fgi_run_error(r, FG_ENOMEM);
+    emit_record(r, &c, NULL);
+}
+
 /* The case (res) ended as an `oom` finding (oracle/rss.h): the process is past its
  * memory limit and keeps what it holds, so no more cases run in it. An executor tells its
  * supervisor as a dying case does and ends: the supervisor records the finding from the
@@ -308,6 +322,8 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     if (r->ex.res.status != FGI_CASE_OK) {
         if (!past_memory_limit(r, &r->ex.res, data, size, &id))
             fgi_record_emit(r, data, size, seq, k, id.applied, id.napplied);
+        if (k >= 0 && !origin && r->ex.base != SIZE_MAX && strcmp(r->ex.res.kind, "timeout") == 0)
+            note_hang(r, seq);
         return;
     }
     note_case(r, seq, data, size, always, mark, smark, fgi_cmp_work() - work);

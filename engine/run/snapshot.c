@@ -105,6 +105,10 @@ void fgi_snapshot_merge(run *r)
         fgi_cand *c = &r->snap.log.cands[i];
         FG_ASSERT(i == 0 || r->snap.log.cands[i - 1].seq <= c->seq); /* merged in seq order */
         FG_ASSERT(c->seq >= from);
+        if (c->hang) {
+            fgi_sched_hung(&r->snap.corpus, c);
+            continue;
+        }
         int novel = 0;
         if (c->sig) {
             int rc = fgi_novelty_bump(&r->snap.nov, c->sig, 0);

@@ -177,6 +177,14 @@ static uint64_t by_work(uint64_t w, uint32_t work, uint64_t mean)
     return w * num / den;
 }
 
+/* A sixteenth of the weight for every case bred from an entry that hung (ran out of its
+ * time or work budget and was unwound): each such case cost a whole budget, ~1 s of
+ * instrumented code where a case takes microseconds, and its base, picked as often, would
+ * breed the same hang again and again (the demangler's slow printer: 21 hits in a 60 s
+ * run, a third of its time). libFuzzer's process ends at the first and starts again; an
+ * entry here keeps its place, at weight 1 after a few. */
+#define HANG_SHIFT 4u
+
 static int reweigh(fgi_corpus *c, const fgi_novelty *n)
 {
     if (c->prefix_cap < c->count) {
@@ -199,6 +207,7 @@ static int reweigh(fgi_corpus *c, const fgi_novelty *n)
         uint64_t age = c->merges - e->born;
         w = (w << (age < 4 ? 4 - age : 0)) / (1 + ilog2(1 + e->since / 128));
         w = by_work(w, e->work, mean);
+        w >>= FGI_MIN(HANG_SHIFT * e->hangs, 63u);
         total += w ? w : 1;
         c->prefix[i] = total;
     }

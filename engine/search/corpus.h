@@ -40,6 +40,7 @@ typedef struct fgi_entry {
     uint32_t stride; /* hot less its base's hot, when that is 1..FGI_STRIDE_MAX: how far one
                       * step of a ladder reaches (the next field is as far on); 0 unknown */
     uint32_t work;   /* the comparisons its run made (its cost, schedule.h); 0: unknown */
+    uint32_t hangs;  /* cases bred from it that ran out of their time or work budget */
     fgi_read *reads; /* its run's read record (engine/feedback/reads.h; owned), or NULL:
                       * what the read-aware mutator (engine/mutate/typed.h) edits by */
     size_t nreads;

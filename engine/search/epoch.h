@@ -36,6 +36,9 @@ typedef struct fgi_cand {
     uint32_t nstrs;
     fgi_read *reads;    /* the case's read record (reads.h; owned), NULL when it read none */
     uint32_t nreads;
+    uint32_t hang;      /* 1: no input to keep but a note that the case, mutated from base,
+                         * was ended by its time or work budget (a timeout the executor
+                         * survived): the merge counts it against base (fgi_sched_hung) */
 } fgi_cand;
 
 enum { FGI_HITS_SIG = 0, FGI_HITS_FEATURE = 1 };

@@ -128,6 +128,15 @@ int fgi_sched_kept(fgi_sched *s, fgi_corpus *c, size_t index, const fgi_cand *ca
     return 0;
 }
 
+void fgi_sched_hung(fgi_corpus *c, const fgi_cand *cand)
+{
+    if (!cand->base || cand->base - 1 >= c->count)
+        return;
+    fgi_entry *b = &c->entries[cand->base - 1];
+    b->hangs += b->hangs < UINT32_MAX;
+    c->dirty = 1;
+}
+
 int fgi_sched_reduce(fgi_sched *s, fgi_corpus *c, const fgi_cand *cand)
 {
     if (!cand->base || (!cand->sig && !cand->fhash))

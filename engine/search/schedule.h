@@ -83,6 +83,10 @@ FGI_HIDDEN int fgi_sched_count_picks(fgi_corpus *c, const fgi_novelty *nov, uint
  * the base. -1 out of memory. */
 FGI_HIDDEN int fgi_sched_kept(fgi_sched *s, fgi_corpus *c, size_t index, const fgi_cand *cand);
 
+/* A hang note (fgi_cand.hang): one more of the cases bred from its base that ran out of
+ * their time or work; the base weighs less from now on (corpus.c). */
+FGI_HIDDEN void fgi_sched_hung(fgi_corpus *c, const fgi_cand *cand);
+
 /* A candidate that brought nothing new: replaces the entry kept for its behaviour (the
  * entry fgi_sched_shorter's test names) when it is shorter and hit the same features.
  * 1 replaced, 0 not, -1 out of memory. */

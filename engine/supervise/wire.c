@@ -175,13 +175,13 @@ int fgi_wire_decode_find(const uint8_t *p, size_t n, fgi_wire_find *f, char text
  * and in order, so the mutator can trust it as it trusts the bytes. */
 typedef struct cand_head {
     uint64_t seq, sig, size, fhash, base;
-    uint32_t force, nkeys, ncmps, nstrs, work, nreads;
+    uint32_t force, nkeys, ncmps, nstrs, work, nreads, hang;
 } cand_head;
 
 int fgi_wire_encode_cand(const fgi_cand *c, fgi_str *out)
 {
     cand_head h = {c->seq,   c->sig,   c->size,  c->fhash, c->base, (uint32_t)c->force,
-                   c->nkeys, c->ncmps, c->nstrs, c->work, c->nreads};
+                   c->nkeys, c->ncmps, c->nstrs, c->work, c->nreads, c->hang};
     fgi_str_addn(out, (const char *)&h, sizeof h);
     fgi_str_addn(out, (const char *)c->data, c->size);
     fgi_str_addn(out, (const char *)c->keys, c->nkeys * sizeof *c->keys);
@@ -218,6 +218,7 @@ int fgi_wire_decode_cand(const uint8_t *p, size_t n, fgi_cand *c)
     c->ncmps = h.ncmps;
     c->nstrs = h.nstrs;
     c->nreads = h.nreads;
+    c->hang = h.hang;
     c->data = fgi_malloc(h.size ? h.size : 1);
     c->keys = h.nkeys ? fgi_malloc(h.nkeys * sizeof *c->keys) : NULL;
     c->reads = h.nreads ? fgi_malloc(h.nreads * sizeof *c->reads) : NULL;

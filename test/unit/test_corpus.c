@@ -257,6 +257,44 @@ FG_TEST(corpus_weights_barely_move_for_cheap_cases)
         CHECK(w[i] * 10 >= w[0] * 8 && w[i] * 10 <= w[0] * 12);
 }
 
+/* A hang note (a case bred from the entry ran out of its budget) cuts the entry's weight
+ * to a sixteenth, again with each; the others keep theirs, and no weight reaches 0. A
+ * note naming no entry (a replayed input's case, an index past the corpus) changes none. */
+FG_TEST(corpus_weights_fall_with_each_hang_bred)
+{
+    uint8_t small[4] = {0};
+    fgi_corpus c;
+    fgi_novelty nov;
+    fgi_corpus_init(&c);
+    fgi_novelty_init(&nov);
+    for (size_t i = 0; i < 3; i++)
+        CHECK_EQ_U(fgi_corpus_add(&c, small, sizeof small, 0), 0);
+    uint64_t before[3], after[3];
+    const uint64_t *p = fgi_corpus_weights(&c, &nov);
+    CHECK(p != NULL);
+    for (size_t i = 0; p && i < 3; i++)
+        before[i] = p[i] - (i ? p[i - 1] : 0);
+    fgi_cand hang = {.base = 2, .hang = 1}, none = {.base = 0, .hang = 1},
+             past = {.base = 4, .hang = 1};
+    fgi_sched_hung(&c, &hang);
+    fgi_sched_hung(&c, &none);
+    fgi_sched_hung(&c, &past);
+    p = fgi_corpus_weights(&c, &nov);
+    CHECK(p != NULL);
+    for (size_t i = 0; p && i < 3; i++)
+        after[i] = p[i] - (i ? p[i - 1] : 0);
+    CHECK_EQ_U(c.entries[1].hangs, 1);
+    CHECK_EQ_U(after[0], before[0]);
+    CHECK_EQ_U(after[2], before[2]);
+    CHECK_EQ_U(after[1], before[1] / 16);
+    for (int k = 0; k < 20; k++) /* many more: at least 1, still pickable */
+        fgi_sched_hung(&c, &hang);
+    p = fgi_corpus_weights(&c, &nov);
+    CHECK(p && p[1] - p[0] == 1);
+    fgi_corpus_free(&c);
+    fgi_novelty_free(&nov);
+}
+
 FG_TEST(corpus_weights_follow_the_merges)
 {
     /* Weights are recomputed when the corpus is dirty — an entry came, or a merge

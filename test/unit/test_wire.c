@@ -242,6 +242,19 @@ FG_TEST(wire_cand_carries_its_read_record)
     fgi_free(p);
 }
 
+/* A hang note crosses as a candidate with no bytes: its base and the flag arrive. */
+FG_TEST(wire_cand_carries_a_hang_note)
+{
+    fgi_cand h = {.seq = 77, .base = 3, .hang = 1, .data = (uint8_t *)""};
+    fgi_str out = {0};
+    CHECK(fgi_wire_encode_cand(&h, &out) == 0);
+    fgi_cand c;
+    CHECK(fgi_wire_decode_cand((const uint8_t *)out.buf, out.len, &c) == 0);
+    CHECK(c.hang == 1 && c.base == 3 && c.seq == 77 && c.size == 0 && c.nkeys == 0);
+    fgi_epoch_free_cand(&c);
+    fgi_free(out.buf);
+}
+
 FG_TEST(wire_cand_bad_read_records_refused)
 {
     /* Each row damages one read of the sample; the decoder must refuse the candidate. */
