@@ -174,14 +174,16 @@ int fgi_wire_decode_find(const uint8_t *p, size_t n, fgi_wire_find *f, char text
  * read record (reads.h) is checked on the way in: kinds known, every read inside the data
  * and in order, so the mutator can trust it as it trusts the bytes. */
 typedef struct cand_head {
-    uint64_t seq, sig, size, fhash, base;
-    uint32_t force, nkeys, ncmps, nstrs, work, nreads, hang;
+    uint64_t seq, sig, size, fhash, base, hang; /* hang 64 bits wide: no padding to send */
+    uint32_t force, nkeys, ncmps, nstrs, work, nreads;
 } cand_head;
+_Static_assert(sizeof(cand_head) == 6 * 8 + 6 * 4, "a candidate's head has no padding");
 
 int fgi_wire_encode_cand(const fgi_cand *c, fgi_str *out)
 {
-    cand_head h = {c->seq,   c->sig,   c->size,  c->fhash, c->base, (uint32_t)c->force,
-                   c->nkeys, c->ncmps, c->nstrs, c->work, c->nreads, c->hang};
+    cand_head h = {c->seq,   c->sig,   c->size,  c->fhash,  c->base,
+                   c->hang,  (uint32_t)c->force, c->nkeys, c->ncmps, c->nstrs,
+                   c->work,  c->nreads};
     fgi_str_addn(out, (const char *)&h, sizeof h);
     fgi_str_addn(out, (const char *)c->data, c->size);
     fgi_str_addn(out, (const char *)c->keys, c->nkeys * sizeof *c->keys);
@@ -198,7 +200,7 @@ int fgi_wire_decode_cand(const uint8_t *p, size_t n, fgi_cand *c)
     if (n < sizeof h)
         return -1;
     memcpy(&h, p, sizeof h);
-    if (h.ncmps > FGI_CAND_CMPS || h.nstrs > FGI_CAND_STRS || h.size > n ||
+    if (h.ncmps > FGI_CAND_CMPS || h.nstrs > FGI_CAND_STRS || h.size > n || h.hang > 1 ||
         h.nkeys > n / sizeof(uint64_t) || h.nreads > FGI_READS_MAX)
         return -1;
     size_t want = sizeof h + h.size + h.nkeys * sizeof(uint64_t) +
@@ -218,7 +220,7 @@ int fgi_wire_decode_cand(const uint8_t *p, size_t n, fgi_cand *c)
     c->ncmps = h.ncmps;
     c->nstrs = h.nstrs;
     c->nreads = h.nreads;
-    c->hang = h.hang;
+    c->hang = (uint32_t)h.hang;
     c->data = fgi_malloc(h.size ? h.size : 1);
     c->keys = h.nkeys ? fgi_malloc(h.nkeys * sizeof *c->keys) : NULL;
     c->reads = h.nreads ? fgi_malloc(h.nreads * sizeof *c->reads) : NULL;

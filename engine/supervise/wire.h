@@ -18,8 +18,8 @@
  *
  * A frame is a head {uint32 type, uint32 len} and len bytes of body, in native encoding
  * (both ends are one binary on one machine). The bodies, by example:
- *   CAND   cand_head {seq 812, sig, size 3, fhash, base 5, force 0, nkeys 2, ncmps 1,
- *          nstrs 0, work 310, nreads 2, hang 0}, then the 3 input bytes, 2 uint64 keys, 1
+ *   CAND   cand_head {seq 812, sig, size 3, fhash, base 5, hang 0, force 0, nkeys 2,
+ *          ncmps 1, nstrs 0, work 310, nreads 2}, then the 3 input bytes, 2 uint64 keys, 1
  *          fgi_cmp_int, 2 fgi_read (its read record: engine/feedback/reads.h)
  *   HITS   {uint64 which (0 signatures, 1 features), uint64 n}, n uint64 keys, n uint32
  *          counts

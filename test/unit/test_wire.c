@@ -252,6 +252,11 @@ FG_TEST(wire_cand_carries_a_hang_note)
     CHECK(fgi_wire_decode_cand((const uint8_t *)out.buf, out.len, &c) == 0);
     CHECK(c.hang == 1 && c.base == 3 && c.seq == 77 && c.size == 0 && c.nkeys == 0);
     fgi_epoch_free_cand(&c);
+    /* The flag is 0 or 1; anything else is a damaged message (it follows seq, sig, size,
+     * fhash and base, 64 bits each). */
+    uint64_t two = 2;
+    memcpy(out.buf + 5 * sizeof(uint64_t), &two, sizeof two);
+    CHECK(fgi_wire_decode_cand((const uint8_t *)out.buf, out.len, &c) == -1);
     fgi_free(out.buf);
 }
 
