@@ -441,17 +441,24 @@ static void bigrams_of(bigrams *g, const uint8_t *in, size_t size)
     }
 }
 
-/* Whether the integer v of w (2 to 8) bytes occurs in the input, in either byte order. */
-static int int_occurs(const bigrams *g, const uint8_t *in, size_t size, uint64_t v, unsigned w)
+/* Whether the integer v of w bytes occurs in the input, in either byte order; le gets its
+ * little-endian bytes. g (the input's bigrams), when given and w is 2 or more, rules most
+ * values out without a scan. */
+static int int_occurs(const bigrams *g, const uint8_t *in, size_t size, uint64_t v, unsigned w,
+                      uint8_t le[8])
 {
-    uint8_t le[8], be[8];
+    uint8_t be[8];
     for (unsigned i = 0; i < w; i++) {
         le[i] = (uint8_t)(v >> (8 * i));
         be[w - 1 - i] = le[i];
     }
-    unsigned kl = le[0] | (unsigned)le[1] << 8, kb = be[0] | (unsigned)be[1] << 8;
-    return (g->bits[kl / 64] >> (kl % 64) & 1 && occurs(in, size, le, w)) ||
-           (g->bits[kb / 64] >> (kb % 64) & 1 && occurs(in, size, be, w));
+    int maybe_le = 1, maybe_be = 1;
+    if (g && w >= 2) {
+        unsigned kl = le[0] | (unsigned)le[1] << 8, kb = be[0] | (unsigned)be[1] << 8;
+        maybe_le = g->bits[kl / 64] >> (kl % 64) & 1;
+        maybe_be = g->bits[kb / 64] >> (kb % 64) & 1;
+    }
+    return (maybe_le && occurs(in, size, le, w)) || (maybe_be && occurs(in, size, be, w));
 }
 
 size_t fgi_cmp_case_pairs(const uint8_t *in, size_t size, unsigned long mark, fgi_cmp_int *out,
@@ -476,8 +483,9 @@ size_t fgi_cmp_case_pairs(const uint8_t *in, size_t size, unsigned long mark, fg
         if (dup)
             continue;
         seen[k] = (uint16_t)(i + 1);
-        if (int_occurs(&g, in, size, d->a, d->width) ||
-            (!d->constant && int_occurs(&g, in, size, d->b, d->width)))
+        uint8_t le[8];
+        if (int_occurs(&g, in, size, d->a, d->width, le) ||
+            (!d->constant && int_occurs(&g, in, size, d->b, d->width, le)))
             found[n++] = (uint16_t)i;
     }
     size_t latest = since_count(cmp.nints, mark, FGI_CMP_INTS, cap / 2);
@@ -494,12 +502,8 @@ size_t fgi_cmp_case_pairs(const uint8_t *in, size_t size, unsigned long mark, fg
 static int int_constant(const uint8_t *in, size_t size, uint64_t v, unsigned w,
                         void (*fn)(void *ctx, uint64_t key), void *ctx)
 {
-    uint8_t le[8], be[8];
-    for (unsigned i = 0; i < w; i++) {
-        le[i] = (uint8_t)(v >> (8 * i));
-        be[w - 1 - i] = le[i];
-    }
-    if (occurs(in, size, le, w) || occurs(in, size, be, w))
+    uint8_t le[8];
+    if (int_occurs(NULL, in, size, v, w, le))
         return 0;
     fn(ctx, bytes_key(0x1a7e5eedULL + w, le, w));
     return 1;

@@ -174,6 +174,13 @@ static void emit_record(run *r, fgi_cand *c, fgi_hits *h)
         fgi_run_error(r, FG_ENOMEM);
 }
 
+/* 1 + the corpus entry the case was mutated from (r->ex.base, SIZE_MAX for none), or 0:
+ * a replayed input (origin) or no base. */
+static uint64_t cand_base(const run *r, const char *origin)
+{
+    return origin ? 0 : (uint64_t)(r->ex.base + 1); /* SIZE_MAX + 1 wraps to 0 */
+}
+
 /* A passing case: counts its hits, and writes a candidate when it brought something the
  * snapshot did not have (and this executor has not sent this epoch). */
 static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, int always,
@@ -236,7 +243,7 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
      * comparisons are the compiler's choice (gcc and clang inline different ones). */
     uint32_t cost = !fgi_cov_enabled() ? 0 : work > UINT32_MAX ? UINT32_MAX : (uint32_t)work;
     fgi_cand c = {.seq = seq, .sig = sig, .force = force, .size = size, .fhash = r->ex.fhash,
-                  .base = origin ? 0 : r->ex.base + 1, .work = cost};
+                  .base = cand_base(r, origin), .work = cost};
     c.data = fgi_malloc(size ? size : 1);
     c.keys = r->ex.nckeys ? fgi_memdup(r->ex.ckeys, r->ex.nckeys * sizeof *r->ex.ckeys) : NULL;
     size_t nreads;
@@ -259,14 +266,16 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     emit_record(r, &c, NULL);
 }
 
-/* Generated case seq, mutated from the entry r->ex.base, ran out of its time or work and the
- * executor lives on (the work budget unwound it): a note for the merge, in the epoch's
- * records as a candidate is, so every process counts it at the same point. A bred input
- * that hangs costs its whole budget each time (~1 s on instrumented code, a hundred
- * thousand cases), and its base is likely to breed it again. */
-static void note_hang(run *r, uint64_t seq)
+/* Generated case seq, mutated from entry base - 1 (cand_base; 0: none, no note), ran out
+ * of its time or work and the executor lives on (the work budget unwound it): a note for
+ * the merge, in the epoch's records as a candidate is, so every process counts it at the
+ * same point. A bred input that hangs costs its whole budget each time (~1 s on
+ * instrumented code, a hundred thousand cases), and its base is likely to breed it again. */
+static void note_hang(run *r, uint64_t seq, uint64_t base)
 {
-    fgi_cand c = {.seq = seq, .base = r->ex.base + 1, .hang = 1};
+    if (!base)
+        return;
+    fgi_cand c = {.seq = seq, .base = base, .hang = 1};
     c.data = fgi_malloc(1);
     if (!c.data)
         return fgi_run_error(r, FG_ENOMEM);
@@ -322,8 +331,8 @@ static void run_input(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     if (r->ex.res.status != FGI_CASE_OK) {
         if (!past_memory_limit(r, &r->ex.res, data, size, &id))
             fgi_record_emit(r, data, size, seq, k, id.applied, id.napplied);
-        if (k >= 0 && !origin && r->ex.base != SIZE_MAX && strcmp(r->ex.res.kind, "timeout") == 0)
-            note_hang(r, seq);
+        if (k >= 0 && strcmp(r->ex.res.kind, "timeout") == 0)
+            note_hang(r, seq, cand_base(r, origin));
         return;
     }
     note_case(r, seq, data, size, always, mark, smark, fgi_cmp_work() - work);
