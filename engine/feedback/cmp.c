@@ -484,8 +484,10 @@ size_t fgi_cmp_case_pairs(const uint8_t *in, size_t size, unsigned long mark, fg
             continue;
         seen[k] = (uint16_t)(i + 1);
         uint8_t le[8];
-        if (int_occurs(&g, in, size, d->a, d->width, le) ||
-            (!d->constant && int_occurs(&g, in, size, d->b, d->width, le)))
+        fgi_cmp_int c = {.a = d->a, .b = d->b, .width = d->width};
+        unsigned w = fgi_cmp_field_width(&c); /* found at the width, found here too */
+        if (int_occurs(&g, in, size, d->a, w, le) ||
+            (!d->constant && int_occurs(&g, in, size, d->b, w, le)))
             found[n++] = (uint16_t)i;
     }
     size_t latest = since_count(cmp.nints, mark, FGI_CMP_INTS, cap / 2);

@@ -55,6 +55,19 @@ FGI_HIDDEN int fgi_cmp_traced(void);
  * 0xfffffffb). */
 FGI_HIDDEN double fgi_cmp_value(const fgi_cmp_int *c, uint64_t bits);
 
+/* The width at which c's operands may be stored in an input: a field of 2 or 4 bytes is
+ * often read into a wider variable (zlib's bit buffer is a long: a stored block's length
+ * and a gzip header's CRC are compared as 8-byte values under 2^16), so a pair whose
+ * operands both fit in fewer bytes than its width, and need 2 or more, is looked for at
+ * 2 or 4. Operands under 2^8 keep the comparison's width: one byte and a zero is in most
+ * inputs, and such a pair is what byte havoc finds on its own. */
+static inline unsigned fgi_cmp_field_width(const fgi_cmp_int *c)
+{
+    uint64_t m = c->a | c->b;
+    unsigned w = m >> 32 ? 8 : m >> 16 ? 4 : m >> 8 ? 2 : c->width;
+    return w < c->width ? w : c->width;
+}
+
 /* Empties the tables (a target's run starts here). */
 FGI_HIDDEN void fgi_cmp_reset(void);
 /* The pool the mutators draw from: pairs made by inputs the run kept, added in the order
@@ -87,7 +100,8 @@ FGI_HIDDEN const uint8_t *fgi_cmp_auto_word(size_t i, size_t *len);
 FGI_HIDDEN unsigned long fgi_cmp_begin(void);
 /* The pairs to keep with a case's input in (size bytes) that began at mark: among the
  * case's first FGI_CMP_WIDE pairs of 2+ bytes, the distinct ones with an operand in the
- * input (in either byte order; for a comparison against a constant, the other operand):
+ * input (in either byte order, at fgi_cmp_field_width; for a comparison against a
+ * constant, the other operand):
  * input-to-state, wherever in the case they were made, at most cap less the latest's
  * share, spread evenly over the order they were first made; then the latest pairs
  * (fgi_cmp_since), at most cap / 2 of them or what room is left. Written to out; returns

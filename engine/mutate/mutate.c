@@ -434,6 +434,15 @@ static size_t cmp_int(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
     store_word(from, w, big, a);
     store_word(to, w, big, b);
     size_t at = find_from(m->rng, buf, size, from, w);
+    unsigned fw = fgi_cmp_field_width(c);
+    if (at == SIZE_MAX && fw < w && (b >> (8 * fw)) == 0) { /* a narrower field's */
+        w = fw;
+        store_word(from, w, big, a);
+        store_word(to, w, big, b);
+        at = find_from(m->rng, buf, size, from, w);
+        if (at == SIZE_MAX)
+            w = c->width;
+    }
     if (at == SIZE_MAX)
         at = (size_t)fgi_rng_below(m->rng, size - w + 1);
     memcpy(buf + at, to, w);

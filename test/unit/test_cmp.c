@@ -537,6 +537,44 @@ FG_TEST(cmp_kept_pairs_spread_over_the_case_and_start_empty_each_case)
     fgi_cmp_reset();
 }
 
+/* A 2-byte field read into a long and compared with a computed value as 8 bytes (zlib's
+ * stored-block length against its complement, a gzip header's CRC): the input holds the
+ * field's 2 bytes, never its 8. Small operands at a wider width are looked for at theirs. */
+static const uint8_t short_field_input[] = {0x00, 0x34, 0x12, 0x09, 0x05, 0x00, 0x77};
+
+static void compare_short_fields_wide(void)
+{
+    __sanitizer_cov_trace_cmp8(0x1234, 0xbeef);   /* found as 34 12 */
+    __sanitizer_cov_trace_cmp8(0x05, 0x07);       /* under 2^8: 05 00 x 8 only */
+    __sanitizer_cov_trace_cmp4(0x123456, 0x9999); /* 4 bytes wide: 56 34 12 00 absent */
+    for (uint32_t i = 0; i < 3 * FGI_CMP_INTS; i++) /* the ring's latest: none of them */
+        __sanitizer_cov_trace_cmp4(1000 + i, 50000 + i);
+}
+
+FG_TEST(cmp_kept_pairs_find_a_short_field_compared_wide)
+{
+    CHECK(fgt_in_case(compare_short_fields_wide));
+    fgi_cmp_int out[32];
+    size_t n = fgi_cmp_case_pairs(short_field_input, sizeof short_field_input, 0, out, 32);
+    CHECK_EQ_U(n, 32);
+    CHECK(int_is(&out[0], 0x1234, 0xbeef, 8));
+    CHECK(!holds_pair(out, n, 0x05, 0x07, 8));
+    CHECK(!holds_pair(out, n, 0x123456, 0x9999, 4));
+    CHECK(holds_pair(out, n, 1000 + 3 * FGI_CMP_INTS - 1, 50000 + 3 * FGI_CMP_INTS - 1, 4));
+    /* The width a field may have: the operands' own, never wider than the comparison. */
+    static const fgi_cmp_int w8 = {0x1234, 0xbeef, 8, 0, FGI_CMP_INTEGER},
+                             w8big = {0x12345678, 0x10, 8, 0, FGI_CMP_INTEGER},
+                             w8small = {0x05, 0x07, 8, 0, FGI_CMP_INTEGER},
+                             w2 = {0x1234, 0xbeef, 2, 0, FGI_CMP_INTEGER},
+                             w8full = {0x1234, 1ull << 40, 8, 0, FGI_CMP_INTEGER};
+    CHECK_EQ_U(fgi_cmp_field_width(&w8), 2);
+    CHECK_EQ_U(fgi_cmp_field_width(&w8big), 4);
+    CHECK_EQ_U(fgi_cmp_field_width(&w8small), 8);
+    CHECK_EQ_U(fgi_cmp_field_width(&w2), 2);
+    CHECK_EQ_U(fgi_cmp_field_width(&w8full), 8);
+    fgi_cmp_reset();
+}
+
 /* ---- the memcmp family ------------------------------------------------------------------- */
 
 static const char mem_x[] = "PK\x03\x04header", mem_y[] = "PK\x05\x06trailer";

@@ -209,6 +209,41 @@ FG_TEST(mutate_cmp_int)
     fgt_mutenv.nlocal = 0;
 }
 
+/* A 2-byte field compared as 8 bytes (read into a long): its 2 bytes are where the other
+ * operand's 2 go, in the order they were found in. */
+typedef struct short_seen {
+    unsigned placed; /* results with ef be where 34 12 was, nothing else changed */
+} short_seen;
+
+static int short_field_written(const fgt_input *in, const uint8_t *out, size_t n, void *ctx)
+{
+    short_seen *seen = ctx;
+    if (n != in->size)
+        return 0;
+    seen->placed += out[8] == 0xef && out[9] == 0xbe && memcmp(out, in->data, 8) == 0 &&
+                    memcmp(out + 10, in->data + 10, n - 10) == 0;
+    return 1;
+}
+
+FG_TEST(mutate_cmp_int_writes_a_short_field_compared_wide)
+{
+    FGT_MUTATOR(mu, "cmp_int");
+    uint8_t buf[32];
+    fgt_distinct(buf, sizeof buf); /* 34 12 nowhere else, nor 34 12 00 .. 00 */
+    buf[8] = 0x34;
+    buf[9] = 0x12;
+    static const fgi_cmp_int own = {0x1234, 0xbeef, 8, 0, FGI_CMP_INTEGER};
+    fgt_mutenv.local = &own;
+    fgt_mutenv.nlocal = 1;
+    fgt_input in = {buf, sizeof buf, 64, NULL, 0};
+    /* Little-endian as found, the pair not swapped, b not moved by one: about a quarter. */
+    short_seen seen = {0};
+    CHECK(fgt_mut_each(mu, &in, short_field_written, &seen, FGT_TRIALS) > FGT_TRIALS / 2);
+    CHECK(seen.placed > FGT_TRIALS / 8);
+    fgt_mutenv.local = NULL;
+    fgt_mutenv.nlocal = 0;
+}
+
 /* ---- cmp_bytes ------------------------------------------------------------------------- */
 
 /* The pair of the cmp_bytes test; fgi_cmp_note_bytes is what the memcmp family reaches
