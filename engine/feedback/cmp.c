@@ -484,8 +484,8 @@ size_t fgi_cmp_case_pairs(const uint8_t *in, size_t size, unsigned long mark, fg
             continue;
         seen[k] = (uint16_t)(i + 1);
         uint8_t le[8];
-        fgi_cmp_int c = {.a = d->a, .b = d->b, .width = d->width};
-        unsigned w = fgi_cmp_field_width(&c); /* found at the width, found here too */
+        /* Found at the comparison's width, found at the field's too. */
+        unsigned w = fgi_cmp_field_width(d->a, d->b, d->width);
         if (int_occurs(&g, in, size, d->a, w, le) ||
             (!d->constant && int_occurs(&g, in, size, d->b, w, le)))
             found[n++] = (uint16_t)i;

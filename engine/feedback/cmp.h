@@ -55,17 +55,18 @@ FGI_HIDDEN int fgi_cmp_traced(void);
  * 0xfffffffb). */
 FGI_HIDDEN double fgi_cmp_value(const fgi_cmp_int *c, uint64_t bits);
 
-/* The width at which c's operands may be stored in an input: a field of 2 or 4 bytes is
- * often read into a wider variable (zlib's bit buffer is a long: a stored block's length
- * and a gzip header's CRC are compared as 8-byte values under 2^16), so a pair whose
- * operands both fit in fewer bytes than its width, and need 2 or more, is looked for at
- * 2 or 4. Operands under 2^8 keep the comparison's width: one byte and a zero is in most
- * inputs, and such a pair is what byte havoc finds on its own. */
-static inline unsigned fgi_cmp_field_width(const fgi_cmp_int *c)
+/* The width at which a comparison's operands a and b (width bytes wide) may be stored in
+ * an input: a field of 2 or 4 bytes is often read into a wider variable (zlib's bit buffer
+ * is a long: a stored block's length and a gzip header's CRC are compared as 8-byte
+ * values under 2^16), so a pair whose operands both fit in fewer bytes than its width,
+ * and need 2 or more, is looked for at 2 or 4. Operands under 2^8 keep the comparison's
+ * width: one byte and a zero is in most inputs, and such a pair is what byte havoc finds
+ * on its own. */
+static inline unsigned fgi_cmp_field_width(uint64_t a, uint64_t b, unsigned width)
 {
-    uint64_t m = c->a | c->b;
-    unsigned w = m >> 32 ? 8 : m >> 16 ? 4 : m >> 8 ? 2 : c->width;
-    return w < c->width ? w : c->width;
+    uint64_t m = a | b;
+    unsigned w = m >> 32 ? 8 : m >> 16 ? 4 : m >> 8 ? 2 : width;
+    return w < width ? w : width;
 }
 
 /* Empties the tables (a target's run starts here). */

@@ -434,14 +434,16 @@ static size_t cmp_int(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
     store_word(from, w, big, a);
     store_word(to, w, big, b);
     size_t at = find_from(m->rng, buf, size, from, w);
-    unsigned fw = fgi_cmp_field_width(c);
+    unsigned fw = fgi_cmp_field_width(c->a, c->b, w);
     if (at == SIZE_MAX && fw < w && (b >> (8 * fw)) == 0) { /* a narrower field's */
-        w = fw;
-        store_word(from, w, big, a);
-        store_word(to, w, big, b);
-        at = find_from(m->rng, buf, size, from, w);
-        if (at == SIZE_MAX)
-            w = c->width;
+        uint8_t nfrom[8], nto[8];
+        store_word(nfrom, fw, big, a);
+        store_word(nto, fw, big, b);
+        size_t nat = find_from(m->rng, buf, size, nfrom, fw);
+        if (nat != SIZE_MAX) {
+            memcpy(buf + nat, nto, fw);
+            return size;
+        }
     }
     if (at == SIZE_MAX)
         at = (size_t)fgi_rng_below(m->rng, size - w + 1);

@@ -562,16 +562,11 @@ FG_TEST(cmp_kept_pairs_find_a_short_field_compared_wide)
     CHECK(!holds_pair(out, n, 0x123456, 0x9999, 4));
     CHECK(holds_pair(out, n, 1000 + 3 * FGI_CMP_INTS - 1, 50000 + 3 * FGI_CMP_INTS - 1, 4));
     /* The width a field may have: the operands' own, never wider than the comparison. */
-    static const fgi_cmp_int w8 = {0x1234, 0xbeef, 8, 0, FGI_CMP_INTEGER},
-                             w8big = {0x12345678, 0x10, 8, 0, FGI_CMP_INTEGER},
-                             w8small = {0x05, 0x07, 8, 0, FGI_CMP_INTEGER},
-                             w2 = {0x1234, 0xbeef, 2, 0, FGI_CMP_INTEGER},
-                             w8full = {0x1234, 1ull << 40, 8, 0, FGI_CMP_INTEGER};
-    CHECK_EQ_U(fgi_cmp_field_width(&w8), 2);
-    CHECK_EQ_U(fgi_cmp_field_width(&w8big), 4);
-    CHECK_EQ_U(fgi_cmp_field_width(&w8small), 8);
-    CHECK_EQ_U(fgi_cmp_field_width(&w2), 2);
-    CHECK_EQ_U(fgi_cmp_field_width(&w8full), 8);
+    CHECK_EQ_U(fgi_cmp_field_width(0x1234, 0xbeef, 8), 2);
+    CHECK_EQ_U(fgi_cmp_field_width(0x12345678, 0x10, 8), 4);
+    CHECK_EQ_U(fgi_cmp_field_width(0x05, 0x07, 8), 8);
+    CHECK_EQ_U(fgi_cmp_field_width(0x1234, 0xbeef, 2), 2);
+    CHECK_EQ_U(fgi_cmp_field_width(0x1234, 1ull << 40, 8), 8);
     fgi_cmp_reset();
 }
 
