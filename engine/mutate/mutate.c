@@ -422,9 +422,11 @@ static size_t cmp_int(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
     const fgi_cmp_int *c = m->nlocal && fgi_rng_chance(m->rng, 3, 4)
                                ? &m->local[fgi_rng_below(m->rng, m->nlocal)]
                                : fgi_cmp_pick_int(m->rng);
-    if (!c || c->width > size)
+    if (!c)
         return FGI_MUT_SKIP;
-    unsigned w = c->width;
+    unsigned w = c->width, fw = fgi_cmp_field_width(c->a, c->b, w);
+    if (fw > size) /* fw <= w: neither the field nor the whole word fits */
+        return FGI_MUT_SKIP;
     int big = (int)fgi_rng_below(m->rng, 2);
     uint8_t from[8], to[8];
     int swap = fgi_rng_chance(m->rng, 1, 4); /* mostly a is the input's, b the constant */
@@ -433,8 +435,9 @@ static size_t cmp_int(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
         b += fgi_rng_below(m->rng, 2) ? 1 : (uint64_t)-1;
     store_word(from, w, big, a);
     store_word(to, w, big, b);
-    size_t at = find_from(m->rng, buf, size, from, w);
-    unsigned fw = fgi_cmp_field_width(c->a, c->b, w);
+    /* An input shorter than the comparison may still hold its field (a 5-byte stored
+     * block header whose length was read into a long). */
+    size_t at = w <= size ? find_from(m->rng, buf, size, from, w) : SIZE_MAX;
     if (at == SIZE_MAX && fw < w && (b >> (8 * fw)) == 0) { /* a narrower field's */
         uint8_t nfrom[8], nto[8];
         store_word(nfrom, fw, big, a);
@@ -445,6 +448,8 @@ static size_t cmp_int(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
             return size;
         }
     }
+    if (w > size)
+        return FGI_MUT_SKIP;
     if (at == SIZE_MAX)
         at = (size_t)fgi_rng_below(m->rng, size - w + 1);
     memcpy(buf + at, to, w);

@@ -261,6 +261,37 @@ FG_TEST(mutate_cmp_int_writes_a_short_field_compared_wide)
     fgt_mutenv.nlocal = 0;
 }
 
+/* The same field in an input shorter than the comparison (a 5-byte stored block header,
+ * its length read into a long): the field fits, so it is written (the other operand, or
+ * one either side of it); a whole 8-byte operand would not, so nothing else is. */
+static int short_input_field_written(const fgt_input *in, const uint8_t *out, size_t n,
+                                     void *ctx)
+{
+    short_seen *seen = ctx;
+    if (n != in->size || out[0] != in->data[0] || memcmp(out + 3, in->data + 3, 2) != 0)
+        return 0;
+    uint64_t v = fgt_load(out + 1, 2, 0);
+    seen->placed += v == 0xbeef;
+    return near(v, 0xbeef);
+}
+
+FG_TEST(mutate_cmp_int_writes_a_short_field_in_a_shorter_input)
+{
+    FGT_MUTATOR(mu, "cmp_int");
+    uint8_t buf[5] = {0x01, 0x34, 0x12, 0x77, 0x66};
+    static const fgi_cmp_int own = {0x1234, 0xbeef, 8, 0, FGI_CMP_INTEGER};
+    fgt_mutenv.local = &own;
+    fgt_mutenv.nlocal = 1;
+    fgt_input in = {buf, sizeof buf, 64, NULL, 0};
+    /* Applied only when the field is found and the operand written fits it: little-endian,
+     * not swapped, b not moved down past 0 (about a quarter of the cases that pick it). */
+    short_seen seen = {0};
+    fgt_mut_each(mu, &in, short_input_field_written, &seen, FGT_TRIALS);
+    CHECK(seen.placed > FGT_TRIALS / 8);
+    fgt_mutenv.local = NULL;
+    fgt_mutenv.nlocal = 0;
+}
+
 /* ---- cmp_bytes ------------------------------------------------------------------------- */
 
 /* The pair of the cmp_bytes test; fgi_cmp_note_bytes is what the memcmp family reaches
