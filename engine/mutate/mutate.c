@@ -413,7 +413,8 @@ static size_t find_from(fgi_rng *r, const uint8_t *buf, size_t size, const uint8
 
 /* Comparison feedback over integers: where one operand of a recent comparison appears
  * in the input (either byte order), write the other (sometimes +-1); else write it at a
- * random place. This is how a 4-byte magic compared as one integer is solved. */
+ * random place (in an input shorter than the comparison, only where its narrower field
+ * is found). This is how a 4-byte magic compared as one integer is solved. */
 static size_t cmp_int(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
 {
     (void)max;

@@ -244,7 +244,7 @@ FG_TEST(corpus_weights_follow_the_work)
     static const uint32_t work[] = {0, 100, 400, 400, 3200, 16000};
     uint64_t w[FGI_ARRAY_LEN(work)];
     CHECK(work_weights(work, FGI_ARRAY_LEN(work), w));
-    CHECK_EQ_U(w[1], 16 * w[0]); /* r 4.49: 4.49 * 4.78 > 16, clamped */
+    CHECK_EQ_U(w[1], 16 * w[0]); /* r 4.49: 4.49 * 3.78 = 17 > 16, clamped */
     CHECK(near_factor(w[2], w[0], speed_factor(400, 4020))); /* r 3.54: 10.7 */
     CHECK_EQ_U(w[3], w[2]);
     CHECK(near_factor(w[4], w[0], speed_factor(3200, 4020))); /* r 1.19: 1.38 */
@@ -253,8 +253,8 @@ FG_TEST(corpus_weights_follow_the_work)
     /* Steeper than the time-even ratio on both sides, the target's work dominating. */
     CHECK(w[2] * 1424 > w[0] * 5044 && w[5] * 17024 < w[0] * 5044);
 
-    /* 31 entries of work 1 and one of 200000: mean 6250; 7274 / 1025 and 7274 / 201024
-     * are past the bounds (r 7.1, squared 50; r 1/27.6, squared 1/760), both clamped */
+    /* 31 entries of work 1 and one of 200000: mean 6250, a 0.86; r = 7274 / 1025 (7.1)
+     * gives a factor of 44, r = 7274 / 201024 (1/27.6) one of 1/161: both clamped */
     uint32_t skew[32];
     uint64_t ws[32];
     for (size_t i = 0; i < 32; i++)

@@ -283,11 +283,14 @@ FG_TEST(mutate_cmp_int_writes_a_short_field_in_a_shorter_input)
     fgt_mutenv.local = &own;
     fgt_mutenv.nlocal = 1;
     fgt_input in = {buf, sizeof buf, 64, NULL, 0};
-    /* Applied only when the field is found and the operand written fits it: little-endian,
-     * not swapped, b not moved down past 0 (about a quarter of the cases that pick it). */
+    /* Applied only when the field is found: the local pair drawn (3/4), little-endian
+     * (1/2), not swapped (3/4); exactly b (7/8): about a quarter of the trials. */
     short_seen seen = {0};
     fgt_mut_each(mu, &in, short_input_field_written, &seen, FGT_TRIALS);
     CHECK(seen.placed > FGT_TRIALS / 8);
+    /* Not found: no room for the whole word, so nothing is written. */
+    buf[1] = 0x55;
+    CHECK_EQ_U(fgt_mut_each(mu, &in, short_input_field_written, &seen, FGT_TRIALS), 0);
     fgt_mutenv.local = NULL;
     fgt_mutenv.nlocal = 0;
 }
