@@ -160,39 +160,21 @@ static unsigned ilog2(uint64_t v)
 
 /* An entry's weight scaled by its speed: a case bred from it costs the engine's overhead
  * plus the entry's work (the comparisons its run made: deterministic, and a comparison is
- * most of what real code does). The plain ratio r = (mean + overhead) / (work + overhead)
- * (mean: of the entries with a known cost) would spend the run's time evenly; the factor
- * is r * (1 + a * (r - 1)), a = mean / (mean + overhead), the share of a case's time the
- * target takes. Where the target's cases are cheap beside the engine's own work, a is near
- * 0 and the factor r, itself near 1: the weight is left to novelty, since saving a
- * comparison there buys no time and a deep input's work is what makes it deep (the expr
- * domain's depth test). Where the target's time dominates (real code compiled with
- * coverage), a nears 1 and the factor r squared: a slow entry's children are slower still
- * (mutation grows inputs; deeper parses cost more), so time-even is not enough: on bfd
- * the linear ratio left the driver's cases/s below libFuzzer's, its inputs costing bfd a
- * fifth more than libFuzzer's did. Clamped to 16x .. 1/64 (AFL bounds its speed factor
- * too; the linear rule's 4x .. 1/16, squared, is 16x .. 1/256). Fixed point, 16 fraction
- * bits: the same weights on every machine. */
-#define SPEED_MAX 16u
-#define SPEED_MIN 64u
-
+ * most of what real code does), so picking it in proportion to (mean + overhead) / (work
+ * + overhead) spends the run's time evenly (mean: of the entries with a known cost). Where
+ * the target's cases are cheap beside the engine's own work the ratio stays near 1 and the
+ * weight is left to novelty: saving a comparison there buys no time, and a deep input's
+ * work is what makes it deep. Clamped to 4x .. 1/16, as AFL bounds its speed factor. */
 static uint64_t by_work(uint64_t w, uint32_t work, uint64_t mean)
 {
     if (!work || !mean)
         return w;
     uint64_t num = mean + OVERHEAD_WORK, den = (uint64_t)work + OVERHEAD_WORK;
-    if (num >= SPEED_MAX * den)
-        return w * SPEED_MAX;
-    if (SPEED_MIN * num <= den)
-        return w / SPEED_MIN;
-    const int64_t one = 1 << 16;
-    int64_t r = (int64_t)(num * (uint64_t)one / den), a = (int64_t)(mean * (uint64_t)one / num);
-    int64_t f = r * (one + a * (r - one) / one) / one; /* > 0: a < 1 and r > 0 */
-    if (f >= (int64_t)SPEED_MAX * one)
-        return w * SPEED_MAX;
-    if (f * (int64_t)SPEED_MIN <= one)
-        return w / SPEED_MIN;
-    return w * (uint64_t)f / (uint64_t)one;
+    if (num >= 4 * den)
+        return w * 4;
+    if (16 * num <= den)
+        return w / 16;
+    return w * num / den;
 }
 
 /* A sixteenth of the weight for every case bred from an entry that hung (ran out of its

@@ -219,49 +219,30 @@ static int work_weights(const uint32_t *work, size_t n, uint64_t *w)
     return p != NULL;
 }
 
-/* The speed factor by_work (corpus.c) applies, in doubles: r = (mean + 1024) / (work +
- * 1024), times 1 + a * (r - 1) with a = mean / (mean + 1024). */
-static double speed_factor(double work, double mean)
-{
-    double r = (mean + 1024) / (work + 1024), a = mean / (mean + 1024);
-    return r * (1 + a * (r - 1));
-}
-
-/* w within a hundredth of `want` times w0 (the fixed point's rounding). */
-static int near_factor(uint64_t w, uint64_t w0, double want)
-{
-    double got = (double)w / (double)w0;
-    return got > want * 0.99 && got < want * 1.01;
-}
-
-/* An entry's work (its comparisons: its cost) scales its weight by r * (1 + a * (r - 1)),
- * r = (mean + 1024) / (work + 1024), a = mean / (mean + 1024), the 1024 the engine's own
- * work per case (corpus.c): near r squared where the target's work dominates, from 16x
- * down to 1/64; an entry whose work is unknown (0) is weighed as before. */
+/* An entry's work (its comparisons: its cost) scales its weight by (mean + 1024) / (work +
+ * 1024), the 1024 the engine's own work per case (corpus.c): from 4x down to 1/16, and an
+ * entry whose work is unknown (0) is weighed as before. */
 FG_TEST(corpus_weights_follow_the_work)
 {
-    /* mean of the known: (100 + 400 + 400 + 3200 + 16000) / 5 = 4020, a = 0.797 */
+    /* mean of the known: (100 + 400 + 400 + 3200 + 16000) / 5 = 4020 */
     static const uint32_t work[] = {0, 100, 400, 400, 3200, 16000};
     uint64_t w[FGI_ARRAY_LEN(work)];
     CHECK(work_weights(work, FGI_ARRAY_LEN(work), w));
-    CHECK_EQ_U(w[1], 16 * w[0]); /* r 4.49: 4.49 * 3.78 = 17 > 16, clamped */
-    CHECK(near_factor(w[2], w[0], speed_factor(400, 4020))); /* r 3.54: 10.7 */
+    CHECK_EQ_U(w[1], 4 * w[0]); /* 5044 / 1124 > 4: clamped */
+    CHECK_EQ_U(w[2], w[0] * 5044 / 1424);
     CHECK_EQ_U(w[3], w[2]);
-    CHECK(near_factor(w[4], w[0], speed_factor(3200, 4020))); /* r 1.19: 1.38 */
-    CHECK(near_factor(w[5], w[0], speed_factor(16000, 4020))); /* r 0.30: 0.13 */
+    CHECK_EQ_U(w[4], w[0] * 5044 / 4224);
+    CHECK_EQ_U(w[5], w[0] * 5044 / 17024);
     CHECK(w[1] > w[2] && w[2] > w[4] && w[4] > w[0] && w[5] < w[0]);
-    /* Steeper than the time-even ratio on both sides, the target's work dominating. */
-    CHECK(w[2] * 1424 > w[0] * 5044 && w[5] * 17024 < w[0] * 5044);
 
-    /* 31 entries of work 1 and one of 200000: mean 6250, a 0.86; r = 7274 / 1025 (7.1)
-     * gives a factor of 44, r = 7274 / 201024 (1/27.6) one of 1/161: both clamped */
+    /* 31 entries of work 1 and one of 200000: mean 6250; 7274 / 1025 > 4 and 7274 / 201024
+     * < 1/16, both clamped */
     uint32_t skew[32];
     uint64_t ws[32];
     for (size_t i = 0; i < 32; i++)
         skew[i] = i == 31 ? 200000 : 1;
     CHECK(work_weights(skew, 32, ws));
-    CHECK_EQ_U(ws[0], ws[1]);
-    CHECK_EQ_U(ws[31], ws[0] / 16 / 64);
+    CHECK_EQ_U(ws[31], ws[0] / 4 / 16);
 }
 
 /* Where a target's cases are cheap beside the engine's own work, their differences in work
@@ -274,7 +255,6 @@ FG_TEST(corpus_weights_barely_move_for_cheap_cases)
     CHECK(work_weights(work, FGI_ARRAY_LEN(work), w));
     for (size_t i = 1; i < FGI_ARRAY_LEN(work); i++)
         CHECK(w[i] * 10 >= w[0] * 8 && w[i] * 10 <= w[0] * 12);
-    CHECK(near_factor(w[1], w[0], speed_factor(20, 173))); /* 1.17, where r^2 is 1.31 */
 }
 
 /* A hang note (a case bred from the entry ran out of its budget) cuts the entry's weight
