@@ -436,23 +436,23 @@ static size_t cmp_int(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
         b += fgi_rng_below(m->rng, 2) ? 1 : (uint64_t)-1;
     store_word(from, w, big, a);
     store_word(to, w, big, b);
-    /* An input shorter than the comparison may still hold its field (a 5-byte stored
-     * block header whose length was read into a long). */
-    size_t at = w <= size ? find_from(m->rng, buf, size, from, w) : SIZE_MAX;
+    /* find_from finds nothing in an input shorter than the word, which may still hold the
+     * field (a 5-byte stored block header whose length was read into a long). */
+    size_t at = find_from(m->rng, buf, size, from, w);
     if (at == SIZE_MAX && fw < w && (b >> (8 * fw)) == 0) { /* a narrower field's */
-        uint8_t nfrom[8], nto[8];
+        uint8_t nfrom[8];
         store_word(nfrom, fw, big, a);
-        store_word(nto, fw, big, b);
-        size_t nat = find_from(m->rng, buf, size, nfrom, fw);
-        if (nat != SIZE_MAX) {
-            memcpy(buf + nat, nto, fw);
-            return size;
+        at = find_from(m->rng, buf, size, nfrom, fw);
+        if (at != SIZE_MAX) {
+            store_word(to, fw, big, b);
+            w = fw;
         }
     }
-    if (w > size)
-        return FGI_MUT_SKIP;
-    if (at == SIZE_MAX)
+    if (at == SIZE_MAX) {
+        if (w > size) /* no room for the whole word at a random place */
+            return FGI_MUT_SKIP;
         at = (size_t)fgi_rng_below(m->rng, size - w + 1);
+    }
     memcpy(buf + at, to, w);
     return size;
 }
