@@ -8,6 +8,7 @@
 #ifndef FG_HEAP_REGISTRY_H
 #define FG_HEAP_REGISTRY_H
 
+#include "engine/base/spin.h"
 #include "oracle/heap_block.h"
 
 #include <stdatomic.h>
@@ -102,15 +103,15 @@ typedef void fgi_heap_block_fn(void *block, uintptr_t site, unsigned gen, void *
 #define FGI_HEAP_COUNT(t) atomic_load_explicit(&(t)->count, memory_order_relaxed)
 #define FGI_HEAP_LIVE(t) atomic_load_explicit(&(t)->live, memory_order_relaxed)
 
+/* The registry's lock (engine/base/spin.h: it yields and naps when contended). */
 static inline void fgi_heap_lock(void)
 {
-    while (atomic_flag_test_and_set_explicit(&fgi_heap.lock, memory_order_acquire))
-        ;
+    fgi_spin_lock(&fgi_heap.lock);
 }
 
 static inline void fgi_heap_unlock(void)
 {
-    atomic_flag_clear_explicit(&fgi_heap.lock, memory_order_release);
+    fgi_spin_unlock(&fgi_heap.lock);
 }
 
 /* Counts a block of `bytes` in (sign > 0) or out of a side. Its one writer's plain load and

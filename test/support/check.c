@@ -32,6 +32,11 @@ void fgt_fail(const char *file, int line, const char *what)
     tests.failed_now = 1;
 }
 
+int fgt_failing(void)
+{
+    return tests.failed_now;
+}
+
 const char *fgt_build_dir(void)
 {
     const char *b = getenv("FGT_BUILD");

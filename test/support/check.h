@@ -22,6 +22,8 @@ typedef struct fgt_test {
 
 void fgt_register(fgt_test *t);
 void fgt_fail(const char *file, int line, const char *what);
+/* 1 once a check of the running test has failed (to print what it looked at). */
+int fgt_failing(void);
 /* FGT_ASAN: this test object is built with AddressSanitizer (gcc or clang). */
 #if defined(__SANITIZE_ADDRESS__)
 #define FGT_ASAN 1
