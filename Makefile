@@ -162,8 +162,11 @@ $(B)/%.o: %.c $(B)/flags.stamp
 # no part of the heap oracle (oracle/heap*.c: they read and write the poisoned headers)
 # may touch shadow memory itself. It forwards to ASan's allocator (the real allocator,
 # engine/base/real_alloc.c, which is compiled the same way), so ASan still checks every
-# block.
-HEAP_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard oracle/heap*.c)) $(B)/engine/base/real_alloc.o
+# block. Its lock's contended side (engine/base/spin.c) too: it runs inside malloc, on
+# threads ASan is still starting. (Under TSan spin.c keeps TSan: it takes the lock for
+# heap.c, whose acquisitions TSan must see.)
+HEAP_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard oracle/heap*.c)) $(B)/engine/base/real_alloc.o \
+            $(B)/engine/base/spin.o
 ifneq ($(findstring address,$(SANITIZE)),)
 $(HEAP_OBJ): CFLAGS_ALL += -fno-sanitize=address -DFGI_ASAN=1
 endif
