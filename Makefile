@@ -162,9 +162,8 @@ $(B)/%.o: %.c $(B)/flags.stamp
 # no part of the heap oracle (oracle/heap*.c: they read and write the poisoned headers)
 # may touch shadow memory itself. It forwards to ASan's allocator (the real allocator,
 # engine/base/real_alloc.c, which is compiled the same way), so ASan still checks every
-# block. Its lock's contended side (engine/base/spin.c) too: it runs inside malloc, on
-# threads ASan is still starting. (Under TSan spin.c keeps TSan: it takes the lock for
-# heap.c, whose acquisitions TSan must see.)
+# block. Its lock's waits (engine/base/spin.c) too: they run inside malloc, on threads
+# ASan is still starting.
 HEAP_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard oracle/heap*.c)) $(B)/engine/base/real_alloc.o \
             $(B)/engine/base/spin.o
 ifneq ($(findstring address,$(SANITIZE)),)
@@ -174,7 +173,8 @@ endif
 # has started the process or the calling thread (its runtime allocates then), so they are
 # compiled without it and forward to TSan's allocator; the registry's engine side
 # (heap.c, heap_quarantine.c) keeps TSan, which judges it (oracle/heap_block.h says how).
-TSAN_HEAP_OBJ := $(B)/oracle/heap_malloc.o $(B)/oracle/heap_table.o $(B)/engine/base/real_alloc.o
+TSAN_HEAP_OBJ := $(B)/oracle/heap_malloc.o $(B)/oracle/heap_table.o $(B)/engine/base/real_alloc.o \
+                 $(B)/engine/base/spin.o
 ifneq ($(findstring thread,$(SANITIZE)),)
 $(TSAN_HEAP_OBJ): CFLAGS_ALL += -fno-sanitize=thread -DFGI_TSAN=1
 endif

@@ -12,17 +12,14 @@
 #include "test/support/check.h"
 
 #include "oracle/heap.h"
-#include "oracle/heap_registry.h"
 #include "test/support/heap_calls.h"
 
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 struct move {
@@ -494,38 +491,4 @@ FG_TEST(heap_an_earlier_runs_block_is_not_the_entry_that_replaced_it)
     CHECK_EQ_U(r.live_blocks, 1);
     CHECK_EQ_U(r.live_bytes, 70);
     fgt_free(now);
-}
-
-static void *wait_for_the_lock(void *arg)
-{
-    fgi_heap_lock();
-    fgi_heap_unlock();
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    *(double *)arg = (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-    return NULL;
-}
-
-/* A thread waiting for the registry's lock leaves the CPU to the rest (the holder may be
- * waiting for it): with a pure spin, hundreds of a target's stray threads at their start
- * held a case for seconds on two cores. Its CPU time while the lock is held 300 ms: spinning,
- * that time (or its share of a loaded machine's cores, ~100 ms); yielding and sleeping, a
- * few ms. The bound, 60 ms, is ten times what it uses. */
-FG_TEST(heap_a_waiter_for_the_lock_gives_the_cpu_away)
-{
-    enum { WAITERS = 2 };
-    pthread_t t[WAITERS];
-    double cpu[WAITERS] = {0};
-    fgi_heap_lock();
-    for (int i = 0; i < WAITERS; i++)
-        CHECK(pthread_create(&t[i], NULL, wait_for_the_lock, &cpu[i]) == 0);
-    struct timespec hold = {0, 300 * 1000 * 1000};
-    nanosleep(&hold, NULL);
-    fgi_heap_unlock();
-    for (int i = 0; i < WAITERS; i++) {
-        pthread_join(t[i], NULL);
-        if (cpu[i] >= 0.060)
-            printf("waiter %d: %.0f ms of CPU while it waited 300 ms\n", i, cpu[i] * 1e3);
-        CHECK(cpu[i] < 0.060);
-    }
 }
