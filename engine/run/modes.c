@@ -16,6 +16,7 @@
 
 #include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 fg_error fgi_mode_replay(fg_session *s, const fg_target *t, const char *origin,
                              const uint8_t *data, size_t size, int probe, fg_outcome **out)
@@ -275,6 +276,12 @@ static int store_minimised(min_ctx *m, fg_finding *f, const fgi_min_result *res,
         /* A libFuzzer artifact is named by its bytes: the replay names the new file. */
         if (done && g->path && (!f->path || strcmp(g->path, f->path) != 0))
             (void)fgi_outcome_set_path(f, g->path, m->s->program);
+    } else if (g && cap_ms && fgi_class_is_timeout(g->class_id)) {
+        /* The run met the deadline the time left cut short (a loaded machine): no finding,
+         * so not its stored file, and what stopped here is the time, as for a trial. */
+        if (g->path && (!f->path || strcmp(g->path, f->path) != 0))
+            (void)unlink(g->path);
+        m->out_of_time = 1;
     }
     fg_outcome_free(o);
     return done;
