@@ -7,8 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* 1 when a finding of o other than f was stored at path. */
-static int path_in_use(const fg_outcome *o, const fg_finding *f, const char *path)
+int fgi_findings_path_in_use(const fg_outcome *o, const fg_finding *f, const char *path)
 {
     for (size_t i = 0; i < o->nfindings; i++)
         if (&o->findings[i] != f && o->findings[i].path &&
@@ -39,7 +38,7 @@ fg_error fgi_findings_record(fgi_finding_rec *rec, fg_outcome *o, const fgi_know
     char path[4096];
     if (fgi_store_finding(rec, path, sizeof path) != 0)
         o->store_failed = 1;
-    if (old[0] && path[0] && strcmp(old, path) != 0 && !path_in_use(o, f, old))
+    if (old[0] && path[0] && strcmp(old, path) != 0 && !fgi_findings_path_in_use(o, f, old))
         unlink(old);
     if (fgi_outcome_set_path(f, path, rec->at->program) != 0 ||
         fgi_outcome_set_known(f, fgi_known_reason(known, f->class_id)) != 0)

@@ -7,6 +7,10 @@
 #include "engine/findings/known.h"
 #include "engine/findings/outcome.h"
 
+/* 1 when a finding of o other than f (NULL: any) was stored at path. */
+FGI_HIDDEN int fgi_findings_path_in_use(const fg_outcome *o, const fg_finding *f,
+                                        const char *path);
+
 /* Classifies rec, adds it to o merged by class (a class seen before counts one more and
  * keeps the smaller input), stores it when `store` is set and the class is new or its
  * input smaller, and marks it known when known.txt lists its class. A class is printed

@@ -7,6 +7,7 @@
 #include "engine/base/resident.h"
 #include "engine/base/sha1.h"
 #include "engine/findings/corpus_dir.h"
+#include "engine/findings/findings.h"
 #include "engine/findings/merge.h"
 #include "engine/findings/minimize.h"
 #include "engine/findings/read_probe.h"
@@ -253,8 +254,8 @@ static void note_origin(fg_finding *f, const char *what)
 /* Stores res, the smallest input the search confirmed in f's class, by a run of its own
  * (which stores it as any finding is stored), and makes it f's input. 1 when done; 0 when
  * it no longer lands in the class or there was no time to run it (m->out_of_time). */
-static int store_minimised(min_ctx *m, fg_finding *f, const fgi_min_result *res,
-                           const char *how)
+static int store_minimised(min_ctx *m, const fg_outcome *all, fg_finding *f,
+                           const fgi_min_result *res, const char *how)
 {
     unsigned cap_ms;
     if (!trial_time(m, &cap_ms) ||
@@ -278,8 +279,9 @@ static int store_minimised(min_ctx *m, fg_finding *f, const fgi_min_result *res,
             (void)fgi_outcome_set_path(f, g->path, m->s->program);
     } else if (g && cap_ms && fgi_class_is_timeout(g->class_id)) {
         /* The run met the deadline the time left cut short (a loaded machine): no finding,
-         * so not its stored file, and what stopped here is the time, as for a trial. */
-        if (g->path && (!f->path || strcmp(g->path, f->path) != 0))
+         * so not its stored file (unless the run's own findings have that file: a class
+         * the cut deadline met again), and what stopped here is the time, as for a trial. */
+        if (g->path && !fgi_findings_path_in_use(all, NULL, g->path))
             (void)unlink(g->path);
         m->out_of_time = 1;
     }
@@ -306,7 +308,7 @@ void fgi_mode_minimize_findings(fg_session *s, const fg_target *t, fg_outcome *o
             continue; /* the loop ends on an interrupt; an engine error keeps the input */
         }
         int stored = res.data && res.size < was &&
-                     store_minimised(&m, f, &res, m.out_of_time ? " (time)" : "");
+                     store_minimised(&m, o, f, &res, m.out_of_time ? " (time)" : "");
         if (stored)
             fprintf(s->log, "fuzzgate: %s: %s minimised from %zu to %zu bytes in %lu trials%s\n",
                     t->name, f->class_id, was, res.size, res.trials,
