@@ -37,8 +37,19 @@
  * first whatever its binding, so it interposes as a strong one would; in a -static link
  * libc.a's malloc.o (pulled in for __libc_malloc) defines the same names strongly and
  * wins, where two strong definitions would not link at all. The heap oracles then see
- * no allocation, and fgi_heap_interposed says so. */
+ * no allocation, and fgi_heap_interposed says so.
+ *
+ * Under a sanitizer it is strong. clang links its ASan or TSan runtime into the program
+ * itself, ahead of every object, and defines the family there as weak aliases of its
+ * __interceptor_ functions (which are the real allocator then, real_alloc.h), so that a
+ * program's own strong definitions win. A weak one here lost to the runtime's, which came
+ * first, and the heap oracles of a clang sanitizer build saw nothing. gcc's runtime is a
+ * shared library, where either binding interposes; neither sanitizer links -static. */
+#ifdef FGI_SAN_RUNTIME
+#define INTERPOSED
+#else
 #define INTERPOSED __attribute__((weak))
+#endif
 /* The allocating site: the return address in the caller of an interposed function. */
 #define SITE() ((uintptr_t)__builtin_return_address(0))
 
