@@ -175,6 +175,21 @@ elif (cd "$work" && $CC -c $lfcflags lf_harness.c -o lf_harness.o 2>static.log &
 else
     bad "-static did not link: $(grep -m1 -i error "$work/static.log")"
 fi
+# The gate says so too: a -static app's heap targets would pass with the oracles blind.
+if [ -z "$SANFLAGS" ]; then
+    if (cd "$work" && $CC -std=c11 -static app_target.c $flags -o app-static 2>>static.log); then
+        (cd "$work" && ./app-static --findings=fs app_heap >sout 2>serr)
+        grep -q "malloc is not fuzzgate's" "$work/serr" &&
+            ok "a -static gate says the heap oracles are blind" ||
+            bad "-static gate: no warning about the heap oracles"
+        (cd "$work" && ./app --findings=fd app_heap >dout 2>derr)
+        grep -q "malloc is not fuzzgate's" "$work/derr" &&
+            bad "a dynamic gate warns that its heap oracles are blind" ||
+            ok "a dynamic gate does not warn about the heap oracles"
+    else
+        bad "-static app did not link: $(grep -m1 -i error "$work/static.log")"
+    fi
+fi
 
 # clang from the installed module's flags alone: its -fno-builtin-* keep clang -O2 from
 # expanding an 8-byte memcmp and a strcmp with constants inline (past the coverage pass),
