@@ -374,6 +374,8 @@ static const fgi_wire_handlers reader = {on_cand, on_hits, on_find, on_epoch, on
  * on, in order. */
 static void parse(fgi_sup *s, unsigned j, fgi_str *in, int boxed)
 {
+    if (!in->len)
+        return; /* its buf may be NULL: no arithmetic on it, nor memmove */
     reading rd = {s, boxed};
     size_t at = 0, k;
     fgi_wire_msg m;

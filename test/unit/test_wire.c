@@ -566,7 +566,9 @@ FG_TEST(wire_ring_frames_come_out_whole_and_in_order)
         CHECK(fgi_outbox_take(box, RING, &in) >= 0);
         size_t at = 0, k; /* whole frames only, as the supervisor parses */
         fgi_wire_msg m;
-        while ((k = fgi_wire_frame((const uint8_t *)in.buf + at, in.len - at, &m)) != 0) {
+        /* (an empty take may leave buf NULL, and NULL + 0 is undefined) */
+        while (at < in.len &&
+               (k = fgi_wire_frame((const uint8_t *)in.buf + at, in.len - at, &m)) != 0) {
             fgi_cand c;
             CHECK_EQ_U(m.type, FGI_MSG_CAND);
             CHECK(fgi_wire_decode_cand(m.body, m.len, &c) == 0);
