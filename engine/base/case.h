@@ -50,8 +50,8 @@ typedef struct fgi_case_id {
  * own thread); read by handlers on that thread and, for `active` and `started`, by the
  * watchdog. `active` is the only field a handler relies on being current. */
 typedef struct fgi_case_state {
-    _Atomic int active;                /* a case body is running (relaxed: a signal handler
-                                        * and the watchdog thread read it; lock-free) */
+    _Atomic int active;                /* a case body is running (a signal handler and the
+                                        * watchdog thread read it; lock-free) */
     pthread_t thread;                  /* the thread running cases */
     pid_t pid;                         /* the process that opened the harness */
     sigjmp_buf jump;                   /* where an ended case returns to (the harness) */
@@ -79,22 +79,27 @@ FGI_HIDDEN extern fgi_case_state fgi_case_now;
  * on every comparison and allocation. */
 FGI_HIDDEN extern _Thread_local int fgi_case_here;
 
-/* 1 while a case body runs (any thread may ask; cheap). */
+/* 1 while a case body runs (any thread may ask; cheap). An acquire: the watchdog, which
+ * stores a stuck case's finding from its own thread (oracle/timeout.c), reads the case's
+ * id, input and result after it, and the run thread wrote them before marking the body
+ * running (a release, below). On x86-64 both are plain moves; ThreadSanitizer saw the
+ * watchdog's reads as races when both were relaxed. */
 static inline int fgi_case_running(void)
 {
-    return atomic_load_explicit(&fgi_case_now.active, memory_order_relaxed);
+    return atomic_load_explicit(&fgi_case_now.active, memory_order_acquire);
 }
 
 /* Marks the case body running (1) or not (0); the run thread's, or a handler on it. */
 static inline void fgi_case_set_active(int on)
 {
-    atomic_store_explicit(&fgi_case_now.active, on, memory_order_relaxed);
+    atomic_store_explicit(&fgi_case_now.active, on, memory_order_release);
 }
 
 /* 1 when called on the thread running the current case, during the case. */
 static inline int fgi_case_on_thread(void)
 {
-    return fgi_case_here && fgi_case_running();
+    /* relaxed: on the case's own thread program order suffices (the hooks' hot path) */
+    return fgi_case_here && atomic_load_explicit(&fgi_case_now.active, memory_order_relaxed);
 }
 
 /* How many case bodies have started; *active says whether one is running now. The

@@ -6,29 +6,36 @@
 #include "engine/base/real_alloc.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <string.h>
 
 /* Process-wide because every engine module allocates and the counter must be one count.
- * Touched by whichever thread allocates; the engine allocates from the run thread only
- * (the watchdog and signal handlers never allocate), so plain fields suffice. */
+ * The engine allocates from the run thread only (the watchdog and signal handlers never
+ * allocate), but a test may drive engine code from two threads (test_wire.c's writer and
+ * reader), so the fields are relaxed atomics: a load and a store each, plain moves, no
+ * locked add. Concurrent counts may be lost; the injection is armed single-threaded. */
 static struct {
-    unsigned long calls;   /* allocations since the last fgi_mem_fail_nth */
-    unsigned long fail_at; /* the call number that fails; 0 = none */
+    _Atomic unsigned long calls;   /* allocations since the last fgi_mem_fail_nth */
+    _Atomic unsigned long fail_at; /* the call number that fails; 0 = none */
 } mem;
+
+#define LOAD(f) atomic_load_explicit(&mem.f, memory_order_relaxed)
+#define STORE(f, v) atomic_store_explicit(&mem.f, (v), memory_order_relaxed)
 
 unsigned long fgi_mem_fail_nth(unsigned long n)
 {
-    unsigned long calls = mem.calls;
-    mem.calls = 0;
-    mem.fail_at = n;
+    unsigned long calls = LOAD(calls);
+    STORE(calls, 0);
+    STORE(fail_at, n);
     return calls;
 }
 
 static int injected_failure(void)
 {
-    mem.calls++;
-    if (mem.fail_at != 0 && mem.calls == mem.fail_at) {
-        mem.fail_at = 0;
+    unsigned long calls = LOAD(calls) + 1, at = LOAD(fail_at);
+    STORE(calls, calls);
+    if (at != 0 && calls == at) {
+        STORE(fail_at, 0);
         return 1;
     }
     return 0;
