@@ -37,6 +37,9 @@ typedef struct fgi_heap_report {
  * -static link against libc.a): then the amplification and heap retention oracles see
  * nothing. Arms and disarms the registry: never during a case. */
 FGI_HIDDEN int fgi_heap_interposed(void);
+/* NULL when fgi_heap_interposed, else why not and what to do, as a sentence for a
+ * warning (the libFuzzer driver's banner and the gate print it). Arms and disarms too. */
+FGI_HIDDEN const char *fgi_heap_not_ours(void);
 /* Starts recording for one case with the given allowance (peak live bytes). */
 FGI_HIDDEN void fgi_heap_arm(size_t allowance);
 /* Stops recording allocations and reports what the case left. The live blocks stay

@@ -521,6 +521,33 @@ int fgi_heap_interposed(void)
     return r.live_blocks > 0;
 }
 
+/* Defined by every sanitizer runtime (ASan, TSan, MSan, LSan, HWASan): non-NULL when one
+ * is linked into the program. */
+extern int __sanitizer_install_malloc_and_free_hooks(
+    void (*on_malloc)(const volatile void *, size_t), void (*on_free)(const volatile void *))
+    __attribute__((weak));
+
+const char *fgi_heap_not_ours(void)
+{
+    if (fgi_heap_interposed())
+        return NULL;
+#ifndef FGI_SAN_RUNTIME
+    /* This family is weak in a build without a sanitizer, and the runtime's (weak too, but
+     * linked first) won: an OSS-Fuzz-style clang -fsanitize=address harness linked with a
+     * plain libfuzzgate. The sanitizer still checks every block and its own leak check
+     * still runs at exit; fuzzgate's per-case oracles do not. */
+    if (__sanitizer_install_malloc_and_free_hooks)
+        return "this program's malloc is its sanitizer's, and libfuzzgate was built without "
+               "that sanitizer: the amplification and heap retention oracles see nothing. "
+               "Build libfuzzgate with the same compiler and sanitizer (make CC=clang "
+               "SANITIZE=address) and its malloc wraps the sanitizer's";
+#endif
+    return "this program's malloc is not fuzzgate's (a -static link takes libc.a's; an "
+           "allocator linked in as strong malloc/free definitions takes its own): the "
+           "amplification and heap retention oracles see nothing, and libc's memcmp and kin "
+           "may not be observed. Link dynamically for them (docs/embedding.md)";
+}
+
 #ifdef FGI_TSAN
 atomic_int fgi_heap_tsan_armed;
 #endif

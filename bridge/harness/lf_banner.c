@@ -113,11 +113,9 @@ void fgi_lf_banner(FILE *log, const fgi_lf_hooks *h, const fgi_lf_facts *f)
     fprintf(log, "INFO: comparison tracing: %s; memcmp, strcmp and kin: interposed\n",
             p.cmp_traced ? "on (trace-cmp)"
                          : "not seen on the empty input (-fsanitize-coverage=trace-cmp)");
-    if (!fgi_heap_interposed())
-        fprintf(log, "WARNING: this binary's malloc is not fuzzgate's (a -static link takes "
-                     "libc.a's): the amplification and heap retention oracles see nothing, "
-                     "and libc's memcmp and kin may not be observed; link dynamically for "
-                     "them\n");
+    const char *blind = fgi_heap_not_ours();
+    if (blind)
+        fprintf(log, "WARNING: %s\n", blind);
     if (f->dict_entries)
         fprintf(log, "INFO: Dictionary: %zu entries\n", f->dict_entries);
     if (f->fuzzing)

@@ -115,12 +115,9 @@ static int gate(fg_session *s, const char *names, FILE *out, tally *count)
     /* A gate that passes must not pass for an oracle that saw nothing: the heap oracles
      * need the program's malloc to be fuzzgate's (oracle/heap_malloc.c). Said once, before
      * any target, where the engine's reports go; the run goes on under the other two. */
-    if (n && !fgi_heap_interposed())
-        fprintf(fgi_errout_file(),
-                "fuzzgate: WARNING: this program's malloc is not fuzzgate's (a -static link "
-                "takes libc.a's; an allocator linked in as strong malloc/free definitions "
-                "takes its own): the amplification and heap retention oracles see nothing. "
-                "Link dynamically for them (docs/embedding.md)\n");
+    const char *blind = n ? fgi_heap_not_ours() : NULL;
+    if (blind)
+        fprintf(fgi_errout_file(), "fuzzgate: WARNING: %s\n", blind);
     int status = 0;
     for (size_t i = 0; i < n; i++) {
         int none = corpus_missing(s, sel[i], out);

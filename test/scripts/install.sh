@@ -151,8 +151,27 @@ if (cd "$work" && $CC -std=c11 $WFLAGS $SANFLAGS lf_harness.c $lfflags \
     (cd "$work" && ./harness "$name" >/dev/null 2>&1)
     st=$?
     [ $st -eq 134 ] && ok "./harness $name reproduces it" || bad "replay status $st"
+    # Built as the library was (a sanitizer's too: under clang its runtime is linked into
+    # the program, and the family must still win), the heap oracles see its malloc.
+    grep -q "malloc is" "$work/lerr" && bad "the banner says the heap oracles are blind" ||
+        ok "the heap oracles see the harness's malloc (no warning)"
 else
     bad "building the libFuzzer harness with gcc-style pkg-config flags failed"
+fi
+
+# An OSS-Fuzz-style clang ASan harness linked with a library built without ASan: the
+# runtime's malloc wins, and the banner says why and what to build instead.
+if [ -n "$SANFLAGS" ] || ! command -v clang >/dev/null 2>&1; then
+    echo "install: SKIPPED: a clang ASan harness over a plain library (needs clang, a plain" \
+        "build)"
+elif (cd "$work" &&
+        clang -fsanitize=address lf_harness.c $lfflags -o harness-asan 2>asan.log); then
+    (cd "$work" && ./harness-asan -runs=10 -seed=1 corpus/ >aout 2>aerr)
+    grep -q "malloc is its sanitizer's" "$work/aerr" && grep -q 'SANITIZE=address' "$work/aerr" &&
+        ok "a sanitized harness over a plain library: the banner names the cause and the fix" ||
+        bad "a sanitized harness over a plain library: no warning naming the sanitizer"
+else
+    bad "clang -fsanitize=address harness did not link: $(grep -m1 -i error "$work/asan.log")"
 fi
 
 # -static links (the malloc family is weak: libc.a's wins) and the banner says the heap
