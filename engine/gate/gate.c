@@ -112,9 +112,10 @@ static int gate(fg_session *s, const char *names, FILE *out, tally *count)
     fg_error e = select_targets(names, out, &sel, &n);
     if (e != FG_OK)
         return 2;
-    /* A gate that passes must not pass for an oracle that saw nothing: the heap oracles
-     * need the program's malloc to be fuzzgate's (oracle/heap_malloc.c). Said once, before
-     * any target, where the engine's reports go; the run goes on under the other two. */
+    /* A gate must not pass in silence when two of its oracles saw nothing: the heap
+     * oracles need the program's malloc to be fuzzgate's (oracle/heap_malloc.c). Said
+     * once, before any target, where the engine's reports go; the gate goes on (a
+     * -static build may be what its user chose) under the crash and time oracles. */
     const char *blind = n ? fgi_heap_not_ours() : NULL;
     if (blind)
         fprintf(fgi_errout_file(), "fuzzgate: WARNING: %s\n", blind);
