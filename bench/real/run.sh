@@ -139,7 +139,7 @@ build_lib() {
             "$dir/seeds-gen" "$dir/seeds" &&
             "$GCC" -std=c11 -D_GNU_SOURCE -g $OPT $WARN $COV $cflags -c -o "$dir/harness.o" \
                 "bench/real/$lib.c" &&
-            "$GCC" -std=c11 -D_GNU_SOURCE -g $OPT $WARN $COV -c -o "$dir/count.o" \
+            "$GCC" -std=c11 -D_GNU_SOURCE -g $OPT $WARN -c -o "$dir/count.o" \
                 bench/real/count.c &&
             "$GCC" -std=c11 -D_GNU_SOURCE -g $OPT $WARN -Iinclude -c -o "$dir/native.o" \
                 bench/real/native.c &&
@@ -150,8 +150,10 @@ build_lib() {
     } >"$log" 2>&1 || die "cannot build the $lib harness with $GCC; see $log"
     if [ -z "$LF_SKIP" ]; then
         # shellcheck disable=SC2086
-        "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN $cflags -fsanitize=fuzzer \
-            -o "$dir/lf" "bench/real/$lib.c" bench/real/count.c $libs >>"$log" 2>&1 ||
+        { "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN -c -o "$dir/count-lf.o" \
+            bench/real/count.c &&
+            "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN $cflags -fsanitize=fuzzer \
+                -o "$dir/lf" "bench/real/$lib.c" "$dir/count-lf.o" $libs; } >>"$log" 2>&1 ||
             LF_SKIP="'$CLANG -fsanitize=fuzzer' does not link (no libFuzzer runtime?); see $log"
     fi
     if [ -z "$LF_SKIP" ]; then
@@ -159,7 +161,7 @@ build_lib() {
         {
             "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN $cflags -fsanitize=fuzzer-no-link \
                 -c -o "$dir/harness-clang.o" "bench/real/$lib.c" &&
-                "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN -fsanitize=fuzzer-no-link \
+                "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN \
                     -c -o "$dir/count-clang.o" bench/real/count.c &&
                 "$CLANG" -o "$dir/drvc" "$dir/harness-clang.o" "$dir/count-clang.o" \
                     "$B/libfuzzgate_libfuzzer.a" "$B/libfuzzgate.a" $libs -lpthread -lm

@@ -21,7 +21,8 @@
 # a second run rebuilds nothing of binutils. Each harness (bench/src/<name>.c; zlib is
 # bench/real/zlib.c, the same inflate harness, over the bundled zlib) with bench/real/
 # count.c around it (the LLVMFuzzerTestOneInput every engine calls; it counts calls,
-# bytes and the time spent inside) is then linked four ways into $B/bench-src/<name>/:
+# bytes and the time spent inside; built without coverage: no engine may see it) is then
+# linked four ways into $B/bench-src/<name>/:
 #   lf      the clang objects, linked with -fsanitize=fuzzer: libFuzzer
 #   drvc    the same clang objects with fuzzgate's libFuzzer driver (libfuzzgate_libfuzzer.a,
 #           libfuzzgate.a): only the engine differs from lf, the fair comparison
@@ -324,7 +325,7 @@ build_harness() {
     {
         "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN $(includes_of "$h" clang) \
             -fsanitize=fuzzer-no-link -c -o "$dir/harness-clang.o" "$src" &&
-            "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN -fsanitize=fuzzer-no-link \
+            "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN \
                 -c -o "$dir/count-clang.o" bench/real/count.c &&
             "$CLANG" -std=c11 -D_GNU_SOURCE -g $OPT $WARN -Iinclude -c -o "$dir/native.o" \
                 bench/real/native.c &&
@@ -342,7 +343,7 @@ build_harness() {
         {
             "$GCC" -std=c11 -D_GNU_SOURCE -g $OPT $WARN $COV $(includes_of "$h" gcc) \
                 -c -o "$dir/harness-gcc.o" "$src" &&
-                "$GCC" -std=c11 -D_GNU_SOURCE -g $OPT $WARN $COV -c -o "$dir/count-gcc.o" \
+                "$GCC" -std=c11 -D_GNU_SOURCE -g $OPT $WARN -c -o "$dir/count-gcc.o" \
                     bench/real/count.c &&
                 "$GCC" -o "$dir/drvg" "$dir/harness-gcc.o" "$dir/count-gcc.o" \
                     "$B/libfuzzgate_libfuzzer.a" "$B/libfuzzgate.a" $(libs_of gcc) \
