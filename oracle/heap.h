@@ -37,9 +37,12 @@ typedef struct fgi_heap_report {
  * -static link against libc.a): then the amplification and heap retention oracles see
  * nothing. Arms and disarms the registry: never during a case. */
 FGI_HIDDEN int fgi_heap_interposed(void);
-/* NULL when fgi_heap_interposed, else why not and what to do, as a sentence for a
- * warning (the libFuzzer driver's banner and the gate print it). Arms and disarms too. */
-FGI_HIDDEN const char *fgi_heap_not_ours(void);
+/* NULL when the heap oracles and the program's sanitizer (if any) both see every block;
+ * else what is wrong and what to do, as a sentence for a warning (the libFuzzer driver's
+ * banner and the gate print it): the program's malloc is not fuzzgate's, or it is but
+ * bypasses the sanitizer's allocator (a libfuzzgate built without it). Arms and disarms
+ * the registry as fgi_heap_interposed does. */
+FGI_HIDDEN const char *fgi_heap_warning(void);
 /* Starts recording for one case with the given allowance (peak live bytes). */
 FGI_HIDDEN void fgi_heap_arm(size_t allowance);
 /* Stops recording allocations and reports what the case left. The live blocks stay

@@ -521,27 +521,39 @@ int fgi_heap_interposed(void)
     return r.live_blocks > 0;
 }
 
-/* Defined by every sanitizer runtime (ASan, TSan, MSan, LSan, HWASan): non-NULL when one
- * is linked into the program. */
-extern int __sanitizer_install_malloc_and_free_hooks(
-    void (*on_malloc)(const volatile void *, size_t), void (*on_free)(const volatile void *))
-    __attribute__((weak));
-
-const char *fgi_heap_not_ours(void)
-{
-    if (fgi_heap_interposed())
-        return NULL;
 #ifndef FGI_SAN_RUNTIME
-    /* This family is weak in a build without a sanitizer, and the runtime's (weak too, but
-     * linked first) won: an OSS-Fuzz-style clang -fsanitize=address harness linked with a
-     * plain libfuzzgate. The sanitizer still checks every block and its own leak check
-     * still runs at exit; fuzzgate's per-case oracles do not. */
-    if (__sanitizer_install_malloc_and_free_hooks)
-        return "this program's malloc is its sanitizer's, and libfuzzgate was built without "
-               "that sanitizer: the amplification and heap retention oracles see nothing. "
-               "Build libfuzzgate with the same compiler and sanitizer (make CC=clang "
-               "SANITIZE=address) and its malloc wraps the sanitizer's";
+/* The runtimes that intercept malloc, each present (non-NULL) when linked into the program
+ * (UBSan's alone does not intercept it: no reference to it here). */
+extern void __asan_init(void) __attribute__((weak));
+extern void __tsan_init(void) __attribute__((weak));
+extern void __msan_init(void) __attribute__((weak));
+extern void __hwasan_init(void) __attribute__((weak));
 #endif
+
+const char *fgi_heap_warning(void)
+{
+    int ours = fgi_heap_interposed();
+#ifndef FGI_SAN_RUNTIME
+    /* A libfuzzgate built without the program's sanitizer. Either the runtime's family won
+     * (clang links its runtime into the program, ahead of this weak family: an OSS-Fuzz-
+     * style clang -fsanitize=address harness), and the heap oracles see nothing; or this
+     * family won (gcc's runtime is a shared library, loaded after the program) and hands
+     * the program's blocks to the C library's allocator, out of the sanitizer's sight. */
+    if (__asan_init || __tsan_init || __msan_init || __hwasan_init)
+        return ours ? "libfuzzgate was built without the sanitizer this program runs under: "
+                      "its malloc hands the program's blocks to the C library's allocator, "
+                      "which the sanitizer does not check (heap overflows and "
+                      "use-after-free go unseen). Build libfuzzgate with the same compiler "
+                      "and sanitizer (make CC=<yours> SANITIZE=address) and its malloc "
+                      "wraps the sanitizer's"
+                    : "this program's malloc is its sanitizer's, and libfuzzgate was built "
+                      "without that sanitizer: the amplification and heap retention oracles "
+                      "see nothing. Build libfuzzgate with the same compiler and sanitizer "
+                      "(make CC=<yours> SANITIZE=address) and its malloc wraps the "
+                      "sanitizer's";
+#endif
+    if (ours)
+        return NULL;
     return "this program's malloc is not fuzzgate's (a -static link takes libc.a's; an "
            "allocator linked in as strong malloc/free definitions takes its own): the "
            "amplification and heap retention oracles see nothing, and libc's memcmp and kin "

@@ -113,7 +113,7 @@ void fgi_lf_banner(FILE *log, const fgi_lf_hooks *h, const fgi_lf_facts *f)
     fprintf(log, "INFO: comparison tracing: %s; memcmp, strcmp and kin: interposed\n",
             p.cmp_traced ? "on (trace-cmp)"
                          : "not seen on the empty input (-fsanitize-coverage=trace-cmp)");
-    const char *blind = fgi_heap_not_ours();
+    const char *blind = fgi_heap_warning();
     if (blind)
         fprintf(log, "WARNING: %s\n", blind);
     if (f->dict_entries)

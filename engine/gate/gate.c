@@ -116,7 +116,7 @@ static int gate(fg_session *s, const char *names, FILE *out, tally *count)
      * oracles need the program's malloc to be fuzzgate's (oracle/heap_malloc.c). Said
      * once, before any target, where the engine's reports go; the gate goes on (a
      * -static build may be what its user chose) under the crash and time oracles. */
-    const char *blind = n ? fgi_heap_not_ours() : NULL;
+    const char *blind = n ? fgi_heap_warning() : NULL;
     if (blind)
         fprintf(fgi_errout_file(), "fuzzgate: WARNING: %s\n", blind);
     int status = 0;
