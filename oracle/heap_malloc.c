@@ -539,18 +539,18 @@ const char *fgi_heap_warning(void)
      * style clang -fsanitize=address harness), and the heap oracles see nothing; or this
      * family won (gcc's runtime is a shared library, loaded after the program) and hands
      * the program's blocks to the C library's allocator, out of the sanitizer's sight. */
+#define SAME_BUILD                                                                         \
+    " Build libfuzzgate with the same compiler and sanitizer (make CC=<yours> "            \
+    "SANITIZE=address) and its malloc wraps the sanitizer's"
     if (__asan_init || __tsan_init || __msan_init || __hwasan_init)
         return ours ? "libfuzzgate was built without the sanitizer this program runs under: "
                       "its malloc hands the program's blocks to the C library's allocator, "
                       "which the sanitizer does not check (heap overflows and "
-                      "use-after-free go unseen). Build libfuzzgate with the same compiler "
-                      "and sanitizer (make CC=<yours> SANITIZE=address) and its malloc "
-                      "wraps the sanitizer's"
+                      "use-after-free go unseen)." SAME_BUILD
                     : "this program's malloc is its sanitizer's, and libfuzzgate was built "
                       "without that sanitizer: the amplification and heap retention oracles "
-                      "see nothing. Build libfuzzgate with the same compiler and sanitizer "
-                      "(make CC=<yours> SANITIZE=address) and its malloc wraps the "
-                      "sanitizer's";
+                      "see nothing." SAME_BUILD;
+#undef SAME_BUILD
 #endif
     if (ours)
         return NULL;

@@ -32,6 +32,14 @@ int fgt_failing(void);
 #define FGT_ASAN 1
 #endif
 #endif
+/* FGT_TSAN: the same for ThreadSanitizer. */
+#if defined(__SANITIZE_THREAD__)
+#define FGT_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FGT_TSAN 1
+#endif
+#endif
 
 /* The directory the test binary's sibling programs live in ("build"). */
 const char *fgt_build_dir(void);
