@@ -80,11 +80,20 @@ void __tsan_release(void *addr);
 #define FGI_HEAP_TSAN_RELEASE(a) ((void)0)
 #endif
 
+/* A headed block's lead, the header in it, is poisoned under ASan: a target's underflow
+ * into it is the target's bug, reported as one. A plain build does it when its blocks are
+ * ASan's (real_alloc.h, FGI_REAL_UNDER_ASAN). */
 #ifdef FGI_ASAN
 void __asan_poison_memory_region(void const volatile *addr, size_t size);
 #define FGI_HEAP_POISON(b, n) __asan_poison_memory_region((b), (n))
-#else
+#elif defined(FGI_SAN_RUNTIME)
 #define FGI_HEAP_POISON(b, n) ((void)(b), (void)(n))
+#else
+void __asan_poison_memory_region(void const volatile *addr, size_t size) __attribute__((weak));
+#define FGI_HEAP_POISON(b, n)                                                              \
+    (FGI_REAL_UNDER_ASAN && __asan_poison_memory_region                                    \
+         ? __asan_poison_memory_region((b), (n))                                            \
+         : (void)0)
 #endif
 
 FGI_HEAP_HOT fgi_heap_hdr *fgi_heap_hdr_of(const void *p)

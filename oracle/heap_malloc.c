@@ -523,8 +523,7 @@ int fgi_heap_interposed(void)
 
 #ifndef FGI_SAN_RUNTIME
 /* The runtimes that intercept malloc, each present (non-NULL) when linked into the program
- * (UBSan's alone does not intercept it: no reference to it here). */
-extern void __asan_init(void) __attribute__((weak));
+ * (UBSan's alone does not intercept it: no reference to it here; ASan's: real_alloc.h). */
 extern void __tsan_init(void) __attribute__((weak));
 extern void __msan_init(void) __attribute__((weak));
 extern void __hwasan_init(void) __attribute__((weak));
@@ -537,12 +536,15 @@ const char *fgi_heap_warning(void)
     /* A libfuzzgate built without the program's sanitizer. Either the runtime's family won
      * (clang links its runtime into the program, ahead of this weak family: an OSS-Fuzz-
      * style clang -fsanitize=address harness), and the heap oracles see nothing; or this
-     * family won (gcc's runtime is a shared library, loaded after the program) and hands
-     * the program's blocks to the C library's allocator, out of the sanitizer's sight. */
+     * family won (gcc's runtime is a shared library, loaded after the program): under ASan
+     * it hands the blocks to the runtime's allocator (real_alloc.h) and all is well, under
+     * another sanitizer to the C library's, out of the sanitizer's sight. */
+    if (ours && FGI_REAL_UNDER_ASAN)
+        return NULL;
 #define SAME_BUILD                                                                         \
     " Build libfuzzgate with the same compiler and sanitizer (make CC=<yours> "            \
     "SANITIZE=address) and its malloc wraps the sanitizer's"
-    if (__asan_init || __tsan_init || __msan_init || __hwasan_init)
+    if (FGI_REAL_UNDER_ASAN || __tsan_init || __msan_init || __hwasan_init)
         return ours ? "libfuzzgate was built without the sanitizer this program runs under: "
                       "its malloc hands the program's blocks to the C library's allocator, "
                       "which the sanitizer does not check (heap overflows and "

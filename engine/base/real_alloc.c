@@ -26,8 +26,6 @@ void fgi_real_free(void *p)
 }
 
 #ifdef FGI_SAN_RUNTIME
-size_t FGI_REAL(malloc_usable_size)(void *p);
-
 size_t fgi_real_usable(void *b)
 {
     return FGI_REAL(malloc_usable_size)(b);
@@ -51,6 +49,8 @@ void fgi_real_lookup_usable(void)
 
 size_t fgi_real_usable(void *b)
 {
+    if (FGI_REAL_UNDER_ASAN)
+        return __interceptor_malloc_usable_size(b);
     fgi_real_find_usable();
     size_t (*fn)(void *) = atomic_load_explicit(&fgi_real_libc_usable, memory_order_relaxed);
     if (!fn) {

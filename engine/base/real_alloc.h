@@ -20,20 +20,38 @@
 
 /* The entry point itself, for the interposed family's hot path, which calls it with no
  * function between (libfuzzgate only: the Makefile defines FGI_ASAN for the objects that
- * call it without ASan instrumentation; internal.h says when FGI_SAN_RUNTIME is on). */
+ * call it without ASan instrumentation; internal.h says when FGI_SAN_RUNTIME is on).
+ *
+ * A plain build chooses at run time: the sanitizer's interceptors when the program runs
+ * under AddressSanitizer, else glibc's. gcc links its ASan runtime as a shared library,
+ * loaded after the program, so a plain libfuzzgate's malloc family is the program's there
+ * (the runtime's does not interpose it); handing its blocks to glibc left every heap
+ * overflow and use-after-free out of ASan's sight. The weak references are the runtime's
+ * own names, filled when one is loaded: the test is one load, and the same for the whole
+ * life of the process. (Under clang the runtime is linked into the program and its family
+ * wins: only the engine's own memory comes here, from the runtime's allocator too. Under
+ * ThreadSanitizer a block may begin a mapping, which fgi_heap_headed would read before:
+ * its interceptors are taken only by a build made for it.) */
+#define FGI_REAL_DECLARE(attr, prefix)                                                     \
+    void *prefix##malloc(size_t size) attr;                                                \
+    void prefix##free(void *p) attr;                                                       \
+    void *prefix##calloc(size_t n, size_t size) attr;                                      \
+    void *prefix##realloc(void *p, size_t size) attr;                                      \
+    void *prefix##memalign(size_t align, size_t size) attr;                                \
+    size_t prefix##malloc_usable_size(void *p) attr;
+
 #ifdef FGI_SAN_RUNTIME
 #define FGI_REAL(name) __interceptor_##name
+FGI_REAL_DECLARE(, __interceptor_)
 #else
-#define FGI_REAL(name) __libc_##name
+FGI_REAL_DECLARE(, __libc_)
+FGI_REAL_DECLARE(__attribute__((weak)), __interceptor_)
+extern void __asan_init(void) __attribute__((weak));
+/* 1 when the program runs under AddressSanitizer (its runtime is loaded). */
+#define FGI_REAL_UNDER_ASAN (__asan_init != NULL && __interceptor_malloc != NULL)
+#define FGI_REAL(name) (FGI_REAL_UNDER_ASAN ? __interceptor_##name : __libc_##name)
 #endif
-
-void *FGI_REAL(malloc)(size_t size);
-void FGI_REAL(free)(void *p);
-void *FGI_REAL(calloc)(size_t n, size_t size);
-void *FGI_REAL(realloc)(void *p, size_t size);
-void *FGI_REAL(memalign)(size_t align, size_t size);
-void *FGI_REAL(valloc)(size_t size);
-void *FGI_REAL(pvalloc)(size_t size);
+#undef FGI_REAL_DECLARE
 
 /* The engine's own allocator: no accounting, never refused. NULL when out of memory. */
 FGI_HIDDEN void *fgi_real_malloc(size_t size);
