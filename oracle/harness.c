@@ -35,8 +35,10 @@ __attribute__((noinline)) static uint64_t call_body(uint64_t (*run)(const uint8_
                                                     const uint8_t *in, size_t size)
 {
     fgi_case_now.frame = (uintptr_t)__builtin_frame_address(0);
+    fgi_cov_stack_begin(fgi_case_now.frame);
     uint64_t sig = run(in, size);
     __asm__ volatile("" ::: "memory");
+    fgi_cov_stack_end();
     return sig;
 }
 

@@ -139,9 +139,43 @@ void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop)
 
 /* clang's stack-depth instrumentation (part of -fsanitize=fuzzer-no-link, the flags an
  * OSS-Fuzz project's code is built with) keeps the lowest stack pointer a thread has seen
- * here. fuzzgate does not use it, but a module built so must find the variable to link:
- * initial-exec, as the compiler's accesses assume. */
+ * here (coverage.h, fgi_cov_stack_begin): initial-exec, as the compiler's accesses
+ * assume. */
 __attribute__((tls_model("initial-exec"))) _Thread_local uintptr_t __sancov_lowest_stack;
+
+/* The last case's depth in bytes below its body's caller. Run thread only (the case's). */
+static struct {
+    uintptr_t frame, depth;
+} stack;
+
+void fgi_cov_stack_begin(uintptr_t frame)
+{
+    stack.frame = frame;
+    stack.depth = 0;
+    __sancov_lowest_stack = frame;
+}
+
+void fgi_cov_stack_end(void)
+{
+    uintptr_t low = __sancov_lowest_stack;
+    stack.depth = low < stack.frame ? stack.frame - low : 0;
+}
+
+/* A depth's bucket, in 8-byte words: exact under 8, then 8 steps to each doubling
+ * (libFuzzer's step function, so both engines tell the same depths apart). */
+static uint64_t depth_bucket(uint64_t words)
+{
+    if (words < 8)
+        return words;
+    unsigned log2 = 63u - (unsigned)__builtin_clzll(words) - 3u;
+    return (uint64_t)(log2 + 1) * 8 + ((words >> log2) & 7);
+}
+
+void fgi_cov_stack_feature(void (*fn)(void *ctx, uint64_t key), void *ctx)
+{
+    if (stack.depth)
+        fn(ctx, fg_mix64(depth_bucket(stack.depth / 8) ^ 0x737461636b646570ULL));
+}
 
 /* clang's -fsanitize=fuzzer-no-link (an OSS-Fuzz build's flags) also calls this at every
  * indirect call, with the callee; code built so must find it to link. libFuzzer turns the

@@ -217,6 +217,7 @@ static void note_case(run *r, uint64_t seq, const uint8_t *data, size_t size, in
     else /* a plain build: comparisons against constants it had not met (cmp.h) */
         fgi_cmp_constants(data, size, mark, smark, collect_feature, r);
     fgi_signals_each(collect_feature, r); /* fg_feature, fg_maximize */
+    fgi_cov_stack_feature(collect_feature, r);
     if (r->err != FG_OK)
         return;
     account_features(r);

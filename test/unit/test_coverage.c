@@ -319,3 +319,98 @@ FG_TEST(coverage_budget_follows_the_deadline)
     CHECK_EQ_U(fgi_budget_for(100), 1000000u);
     CHECK_EQ_U(fgi_budget_for(0), FGI_WORK_PER_MS);
 }
+
+/* ---- stack depth (clang's -fsanitize-coverage=stack-depth) ---------------------------- */
+
+typedef struct keys {
+    uint64_t k[4];
+    unsigned n;
+} keys;
+
+static void add_key(void *ctx, uint64_t key)
+{
+    keys *s = ctx;
+    if (s->n < 4)
+        s->k[s->n] = key;
+    s->n++;
+}
+
+/* The feature of a case whose body's deepest instrumented frame was `depth` bytes below
+ * its caller's frame `frame` (what the instrumentation writes, done by hand); 0 for none. */
+static uint64_t depth_key(uintptr_t frame, uintptr_t depth)
+{
+    keys s = {.n = 0};
+    fgi_cov_stack_begin(frame);
+    if (depth)
+        __sancov_lowest_stack = frame - depth;
+    fgi_cov_stack_end();
+    fgi_cov_stack_feature(add_key, &s);
+    CHECK(s.n <= 1);
+    return s.n ? s.k[0] : 0;
+}
+
+/* One feature a case, a bucket of its depth: exact to 8 words, then 8 steps to a doubling
+ * (libFuzzer's); a function of the depth, never of where the stack lies. */
+FG_TEST(coverage_stack_depth_is_one_feature_a_bucket)
+{
+    const uintptr_t f1 = (uintptr_t)1 << 40, f2 = f1 + 0x12340;
+    CHECK_EQ_U(depth_key(f1, 0), 0); /* never written: no instrumentation, no feature */
+    uint64_t d56 = depth_key(f1, 56), d64 = depth_key(f1, 64), d72 = depth_key(f1, 72);
+    CHECK(d56 && d64 && d72 && d56 != d64 && d64 != d72 && d56 != d72);
+    CHECK_EQ_U(depth_key(f2, 64), d64); /* another stack, the same depth */
+    /* 4096 bytes = 512 words: a step is 64 words there, so 8 bytes more is the same
+     * bucket, and a step more is the next one. */
+    uint64_t d4096 = depth_key(f1, 4096);
+    CHECK_EQ_U(depth_key(f1, 4104), d4096);
+    CHECK(depth_key(f1, 4096 + 64 * 8) != d4096);
+    /* Deeper every time: a new bucket at every step, up to where the instrumentation
+     * could go (a 64-bit address's whole range). */
+    uint64_t last = 0;
+    for (uintptr_t d = 8; d < ((uintptr_t)1 << 40); d *= 2) {
+        uint64_t k = depth_key(f1, d);
+        CHECK(k != 0 && k != last);
+        last = k;
+    }
+    /* A lowest frame above the caller's (a thread whose value was never reset): none. */
+    fgi_cov_stack_begin(f1);
+    __sancov_lowest_stack = f1 + 64;
+    fgi_cov_stack_end();
+    keys s = {.n = 0};
+    fgi_cov_stack_feature(add_key, &s);
+    CHECK_EQ_U(s.n, 0);
+}
+
+static uint64_t deep_body(const uint8_t *data, size_t size)
+{
+    (void)size;
+    /* What stack-depth instrumentation does at a function's entry, 1 KiB down (or not). */
+    if (data[0])
+        __sancov_lowest_stack = (uintptr_t)__builtin_frame_address(0) - 1024;
+    return 0;
+}
+
+static const fg_target deep_target = {.name = "deep", .run = deep_body};
+
+/* The harness resets the lowest frame before the body and reads it after: a case that went
+ * deep has the feature, the next one (shallow) does not inherit it. */
+FG_TEST(coverage_stack_depth_is_measured_around_the_body)
+{
+    static const uint8_t deep[1] = {1}, shallow[1] = {0};
+    fgi_harness h;
+    CHECK(fgi_harness_open(&h, &deep_target) == FG_OK);
+    CHECK(fgi_harness_reserve(&h, 1) == FG_OK);
+    fgi_case_result res;
+    for (int round = 0; round < 2; round++) {
+        keys s = {.n = 0};
+        fgi_harness_run(&h, deep, 1, &res);
+        CHECK(res.status == FGI_CASE_OK);
+        fgi_cov_stack_feature(add_key, &s);
+        CHECK_EQ_U(s.n, 1);
+        s.n = 0;
+        fgi_harness_run(&h, shallow, 1, &res);
+        CHECK(res.status == FGI_CASE_OK);
+        fgi_cov_stack_feature(add_key, &s);
+        CHECK_EQ_U(s.n, 0);
+    }
+    fgi_harness_close(&h);
+}
