@@ -38,7 +38,7 @@ __attribute__((noinline)) static uint64_t call_body(uint64_t (*run)(const uint8_
     fgi_cov_stack_begin(fgi_case_now.frame);
     uint64_t sig = run(in, size);
     __asm__ volatile("" ::: "memory");
-    fgi_cov_stack_end();
+    fgi_cov_stack_end(fgi_case_now.frame);
     return sig;
 }
 

@@ -40,7 +40,8 @@ FGI_HIDDEN int fgi_heap_interposed(void);
 /* NULL when the heap oracles and the program's sanitizer (if any) both see every block;
  * else what is wrong and what to do, as a sentence for a warning (the libFuzzer driver's
  * banner and the gate print it): the program's malloc is not fuzzgate's, or it is but
- * bypasses the sanitizer's allocator (a libfuzzgate built without it). Arms and disarms
+ * bypasses the sanitizer's allocator (a libfuzzgate built without a sanitizer other than
+ * ASan, whose allocator a plain build finds at run time: real_alloc.h). Arms and disarms
  * the registry as fgi_heap_interposed does. */
 FGI_HIDDEN const char *fgi_heap_warning(void);
 /* Starts recording for one case with the given allowance (peak live bytes). */

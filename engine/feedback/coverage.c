@@ -144,21 +144,18 @@ void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop)
 __attribute__((tls_model("initial-exec"))) _Thread_local uintptr_t __sancov_lowest_stack;
 
 /* The last case's depth in bytes below its body's caller. Run thread only (the case's). */
-static struct {
-    uintptr_t frame, depth;
-} stack;
+static uintptr_t stack_depth;
 
 void fgi_cov_stack_begin(uintptr_t frame)
 {
-    stack.frame = frame;
-    stack.depth = 0;
+    stack_depth = 0;
     __sancov_lowest_stack = frame;
 }
 
-void fgi_cov_stack_end(void)
+void fgi_cov_stack_end(uintptr_t frame)
 {
     uintptr_t low = __sancov_lowest_stack;
-    stack.depth = low < stack.frame ? stack.frame - low : 0;
+    stack_depth = low < frame ? frame - low : 0;
 }
 
 /* A depth's bucket, in 8-byte words: exact under 8, then 8 steps to each doubling
@@ -173,8 +170,8 @@ static uint64_t depth_bucket(uint64_t words)
 
 void fgi_cov_stack_feature(void (*fn)(void *ctx, uint64_t key), void *ctx)
 {
-    if (stack.depth)
-        fn(ctx, fg_mix64(depth_bucket(stack.depth / 8) ^ 0x737461636b646570ULL));
+    if (stack_depth)
+        fn(ctx, fg_mix64(depth_bucket(stack_depth / 8) ^ 0x737461636b646570ULL));
 }
 
 /* clang's -fsanitize=fuzzer-no-link (an OSS-Fuzz build's flags) also calls this at every

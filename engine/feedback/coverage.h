@@ -41,14 +41,15 @@ FGI_HIDDEN void fgi_cov_describe(fgi_cov_info *out);
 /* Stack depth, where clang's -fsanitize-coverage=stack-depth (part of fuzzer-no-link)
  * keeps the lowest frame its instrumented functions entered on each thread. The case's
  * body is called with that reset to the caller's frame (fgi_cov_stack_begin); after it
- * returns, how far below it the body went is kept (fgi_cov_stack_end, the case's thread)
+ * returns, how far below that frame the body went is kept (fgi_cov_stack_end, given the
+ * same frame, on the case's thread)
  * and given as one feature, a bucket of it (fgi_cov_stack_feature): as libFuzzer does, an
  * input that recurses deeper than any kept one is news (a recursive-descent parser's
  * nesting, which its edges alone do not tell apart). A difference of two frames of one
  * stack, never an address: the same for an input in every run of one build. Nothing
  * without the instrumentation (the variable is never written: depth 0). */
 FGI_HIDDEN void fgi_cov_stack_begin(uintptr_t frame);
-FGI_HIDDEN void fgi_cov_stack_end(void);
+FGI_HIDDEN void fgi_cov_stack_end(uintptr_t frame);
 FGI_HIDDEN void fgi_cov_stack_feature(void (*fn)(void *ctx, uint64_t key), void *ctx);
 
 /* Instrumented edges known so far (for status lines). */

@@ -343,7 +343,7 @@ static uint64_t depth_key(uintptr_t frame, uintptr_t depth)
     fgi_cov_stack_begin(frame);
     if (depth)
         __sancov_lowest_stack = frame - depth;
-    fgi_cov_stack_end();
+    fgi_cov_stack_end(frame);
     fgi_cov_stack_feature(add_key, &s);
     CHECK(s.n <= 1);
     return s.n ? s.k[0] : 0;
@@ -374,7 +374,7 @@ FG_TEST(coverage_stack_depth_is_one_feature_a_bucket)
     /* A lowest frame above the caller's (a thread whose value was never reset): none. */
     fgi_cov_stack_begin(f1);
     __sancov_lowest_stack = f1 + 64;
-    fgi_cov_stack_end();
+    fgi_cov_stack_end(f1);
     keys s = {.n = 0};
     fgi_cov_stack_feature(add_key, &s);
     CHECK_EQ_U(s.n, 0);
