@@ -357,14 +357,14 @@ static inline __attribute__((always_inline)) void note_int(uint64_t a, uint64_t 
     if (!fgi_case_on_thread())
         return;
     cmp.work++;
-    if (traced)
+    if (a != b && (a | b) >= 2) {
+        if (width == 8 && !b_is_constant)
+            note_wide(a, b);
+        else
+            put_int(a, b, width, b_is_constant);
+    }
+    if (traced) /* last: its rare call is a tail call, and the common way needs no frame */
         fgi_budget_count(FGI_BUDGET_CMPS);
-    if (a == b || (a | b) < 2)
-        return;
-    if (width == 8 && !b_is_constant)
-        note_wide(a, b);
-    else
-        put_int(a, b, width, b_is_constant);
 }
 
 void fgi_cmp_note_int(uint64_t a, uint64_t b, uint8_t width)
@@ -605,16 +605,14 @@ static size_t byte_switch_slot(const uint64_t *cases)
     return (size_t)(((uintptr_t)cases >> 3) * 0x9E3779B97F4A7C15ull >> 32) % BYTE_SWITCHES;
 }
 
-void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases)
+/* A switch over a wider value than a byte (trace_switch's rare way, out of line so the
+ * common one needs no frame). */
+__attribute__((noinline)) static void wide_switch(uint64_t val, const uint64_t *cases)
 {
     uint64_t n = cases[0], bits = cases[1];
     int here = fgi_case_on_thread();
     if (here)
         fgi_budget_count(FGI_BUDGET_CMPS); /* one a switch, whatever it records */
-    if (bits <= 8) {
-        cmp.work += here; /* a switch over a byte: work, no record */
-        return;
-    }
     size_t slot = byte_switch_slot(cases);
     if (val < 256 &&
         atomic_load_explicit(&byte_switches[slot], memory_order_relaxed) == cases)
@@ -639,6 +637,16 @@ void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases)
         note_int(val, below1 - 1, width, 1, 0);
     if (above != UINT64_MAX)
         note_int(val, above, width, 1, 0);
+}
+
+void __sanitizer_cov_trace_switch(uint64_t val, uint64_t *cases)
+{
+    if (cases[1] > 8)
+        return wide_switch(val, cases);
+    if (!fgi_case_on_thread())
+        return;
+    cmp.work++; /* a switch over a byte: work, no record */
+    fgi_budget_count(FGI_BUDGET_CMPS); /* one a switch, whatever it records */
 }
 
 /* The string-function hooks (sancov.h): a comparison that failed (r != 0) or a search that
