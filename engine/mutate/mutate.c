@@ -573,30 +573,34 @@ static size_t hot_byte(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
 }
 
 const fgi_mutator fgi_mutators[] = {
-    {"erase_bytes", erase_bytes, 1, 0, 1, 0},
-    {"insert_byte", insert_byte, 0, 0, 1, 0},
-    {"insert_repeated", insert_repeated, 0, 0, 1, 0},
-    {"change_byte", change_byte, 1, 0, 1, 0},
-    {"flip_bit", flip_bit, 1, 0, 1, 0},
-    {"shuffle_bytes", shuffle_bytes, 2, 0, 1, 0},
-    {"change_ascii_int", change_ascii_int, 1, 0, 1, 0},
-    {"change_binary_int", change_binary_int, 1, 0, 1, 0},
-    {"copy_part", copy_part, 2, 0, 1, 0},
-    {"insert_part", insert_part, 1, 0, 1, 0},
-    {"crossover", crossover, 0, FGI_NEEDS_OTHER, 1, 0},
-    {"length_field", length_field, 1, 0, 1, 0},
-    {"word_nudge", word_nudge, 1, 0, 1, 0},
-    {"word_repeat", word_repeat, 1, 0, 1, 0},
-    {"word_delete", word_delete, 1, 0, 1, 0},
-    {"dict_insert", dict_insert, 0, FGI_NEEDS_DICT, 2, 0},
-    {"dict_overwrite", dict_overwrite, 1, FGI_NEEDS_DICT, 2, 0},
-    {"cmp_int", cmp_int, 1, FGI_NEEDS_CMP_INT, 3, 0},
-    {"cmp_bytes", cmp_bytes, 0, FGI_NEEDS_CMP_STR, 3, 0},
-    {"hot_byte", hot_byte, 0, FGI_NEEDS_HOT, 16, 0},
-    {"join_other", join_other, 0, FGI_NEEDS_OTHER, 1, 0},
-    {"ascii_number", ascii_number, 0, 0, 1, 0},
+    {"erase_bytes", erase_bytes, 1, 0, 1, 0, 0},
+    {"insert_byte", insert_byte, 0, 0, 1, 0, 0},
+    {"insert_repeated", insert_repeated, 0, 0, 1, 0, 0},
+    {"change_byte", change_byte, 1, 0, 1, 0, 0},
+    {"flip_bit", flip_bit, 1, 0, 1, 0, 0},
+    {"shuffle_bytes", shuffle_bytes, 2, 0, 1, 0, 0},
+    {"change_ascii_int", change_ascii_int, 1, 0, 1, 0, 0},
+    {"change_binary_int", change_binary_int, 1, 0, 1, 0, 0},
+    {"copy_part", copy_part, 2, 0, 1, 0, 0},
+    {"insert_part", insert_part, 1, 0, 1, 0, 0},
+    {"crossover", crossover, 0, FGI_NEEDS_OTHER, 1, 0, 0},
+    {"length_field", length_field, 1, 0, 1, 0, 0},
+    {"word_nudge", word_nudge, 1, 0, 1, 0, 0},
+    {"word_repeat", word_repeat, 1, 0, 1, 0, 0},
+    {"word_delete", word_delete, 1, 0, 1, 0, 0},
+    {"dict_insert", dict_insert, 0, FGI_NEEDS_DICT, 2, 0, 0},
+    {"dict_overwrite", dict_overwrite, 1, FGI_NEEDS_DICT, 2, 0, 0},
+    {"cmp_int", cmp_int, 1, FGI_NEEDS_CMP_INT, 3, 0, 0},
+    {"cmp_bytes", cmp_bytes, 0, FGI_NEEDS_CMP_STR, 3, 0, 0},
+    /* A third of the draws where it applies: in a plain build the byte after a matched
+     * prefix is most of what the search has. Under compiler coverage the edges and the
+     * comparisons lead too, and so many draws at one place cost breadth (docs/design.md,
+     * session 29: at 10, the demangler's corpora 2.6% more edges at a fixed count). */
+    {"hot_byte", hot_byte, 0, FGI_NEEDS_HOT, 16, 0, 10},
+    {"join_other", join_other, 0, FGI_NEEDS_OTHER, 1, 0, 0},
+    {"ascii_number", ascii_number, 0, 0, 1, 0, 0},
     /* numbers.c; on an empty input it can only write a floating-point pair's text */
-    {"cmp_number", fgi_mut_cmp_number, 0, FGI_NEEDS_CMP_INT, 3, FGI_NEEDS_CMP_REAL},
+    {"cmp_number", fgi_mut_cmp_number, 0, FGI_NEEDS_CMP_INT, 3, FGI_NEEDS_CMP_REAL, 0},
 };
 const size_t fgi_mutator_count = FGI_ARRAY_LEN(fgi_mutators);
 
@@ -608,29 +612,33 @@ const size_t fgi_mutator_count = FGI_ARRAY_LEN(fgi_mutators);
 #define NEEDS_COMBOS 64
 #define LIST_MAX 64 /* room for every mutator's weight */
 
-/* For each input size 0..MAX_MIN_SIZE (larger sizes use the last) and each combination of
- * what is present (FGI_NEEDS_* bits), the mutators that may apply, in table order. A pure
- * function of the table, so every process builds the same lists; computed once, read-only
- * after. */
+/* For the plain and the guided weights, each input size 0..MAX_MIN_SIZE (larger sizes use
+ * the last) and each combination of what is present (FGI_NEEDS_* bits), the mutators that
+ * may apply, in table order. A pure function of the table, so every process builds the
+ * same lists; computed once, read-only after. */
 static struct {
     int ready;
-    uint8_t list[MAX_MIN_SIZE + 1][NEEDS_COMBOS][LIST_MAX];
-    uint8_t count[MAX_MIN_SIZE + 1][NEEDS_COMBOS];
+    uint8_t list[2][MAX_MIN_SIZE + 1][NEEDS_COMBOS][LIST_MAX];
+    uint8_t count[2][MAX_MIN_SIZE + 1][NEEDS_COMBOS];
 } eligible;
 
 static void build_eligible(void)
 {
     FG_ASSERT(fgi_mutators[FLIP_BIT].fn == flip_bit);
     FG_ASSERT(fgi_mutators[INSERT_BYTE].fn == insert_byte);
-    for (unsigned s = 0; s <= MAX_MIN_SIZE; s++)
-        for (unsigned have = 0; have < NEEDS_COMBOS; have++)
-            for (size_t k = 0; k < NMUT; k++)
-                if (fgi_mutators[k].min_size <= s && (fgi_mutators[k].needs & ~have) == 0 &&
-                    (s > 0 || (fgi_mutators[k].empty_needs & ~have) == 0))
-                    for (unsigned w = 0; w < fgi_mutators[k].weight; w++) {
-                        FG_ASSERT(eligible.count[s][have] < LIST_MAX);
-                        eligible.list[s][have][eligible.count[s][have]++] = (uint8_t)k;
-                    }
+    for (unsigned g = 0; g < 2; g++)
+        for (unsigned s = 0; s <= MAX_MIN_SIZE; s++)
+            for (unsigned have = 0; have < NEEDS_COMBOS; have++)
+                for (size_t k = 0; k < NMUT; k++) {
+                    const fgi_mutator *mu = &fgi_mutators[k];
+                    unsigned weight = g && mu->guided_weight ? mu->guided_weight : mu->weight;
+                    if (mu->min_size <= s && (mu->needs & ~have) == 0 &&
+                        (s > 0 || (mu->empty_needs & ~have) == 0))
+                        for (unsigned w = 0; w < weight; w++) {
+                            FG_ASSERT(eligible.count[g][s][have] < LIST_MAX);
+                            eligible.list[g][s][have][eligible.count[g][s][have]++] = (uint8_t)k;
+                        }
+                }
     eligible.ready = 1;
 }
 
@@ -649,14 +657,15 @@ size_t fgi_mutate(fgi_mut *m, uint8_t *buf, size_t size, size_t max)
     FG_ASSERT(size <= max);
     if (!eligible.ready)
         build_eligible();
-    unsigned have = present(m);
+    unsigned have = present(m), g = m->guided != 0;
     /* 1 + the trailing zeros of a draw, capped at the depth: 1/2, 1/4, ..., the rest. */
     unsigned depth = m->depth ? FGI_MIN(m->depth, (unsigned)FGI_MUT_STACK) : FGI_MUT_DEFAULT;
     unsigned want = 1 + (unsigned)__builtin_ctzll(fgi_rng_next(m->rng) | (1ULL << (depth - 1)));
     m->napplied = 0;
     for (unsigned tries = 0; m->napplied < want && tries < 4 * want + 8; tries++) {
         unsigned s = size < MAX_MIN_SIZE ? (unsigned)size : MAX_MIN_SIZE;
-        size_t k = eligible.list[s][have][fgi_rng_below(m->rng, eligible.count[s][have])];
+        size_t k =
+            eligible.list[g][s][have][fgi_rng_below(m->rng, eligible.count[g][s][have])];
         size_t n = fgi_mutators[k].fn(m, buf, size, max);
         if (n == FGI_MUT_SKIP)
             continue;

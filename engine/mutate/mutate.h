@@ -31,6 +31,8 @@ typedef struct fgi_mut {
     uint32_t stride;       /* how far past its own base's news the base's was (fgi_entry.stride):
                             * a ladder's stride, the next field's distance; 0: unknown */
     unsigned depth;        /* most mutators to stack, 1..FGI_MUT_STACK (0: FGI_MUT_DEFAULT) */
+    int guided;            /* compiler coverage and comparisons guide the search
+                            * (fgi_cov_enabled): the mutators' guided weights apply */
     unsigned napplied;                /* mutators applied to the last fgi_mutate */
     uint8_t applied[FGI_MUT_STACK];   /* their indices into fgi_mutators, in order */
     const char *step; /* the domain step that made the case ("domain_edit"), named
@@ -54,8 +56,10 @@ typedef struct fgi_mutator {
     fgi_mutator_fn fn;
     unsigned min_size; /* it never applies to a shorter input (so it is never drawn) */
     unsigned needs;    /* FGI_NEEDS_* bits */
-    unsigned weight;   /* relative chance of being drawn when it may apply, 1..8 */
+    unsigned weight;   /* relative chance of being drawn when it may apply, 1..16 */
     unsigned empty_needs; /* FGI_NEEDS_* bits it needs, besides, on an empty input */
+    unsigned guided_weight; /* its weight when compiler coverage guides (fgi_mut.guided);
+                             * 0: the same as weight */
 } fgi_mutator;
 
 FGI_HIDDEN extern const fgi_mutator fgi_mutators[];

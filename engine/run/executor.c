@@ -391,6 +391,7 @@ static void generate_one(run *r, uint64_t seq)
     r->ex.mut.other = other->data;
     r->ex.mut.other_size = other->size;
     fgi_sched_lend(base, &r->ex.mut);
+    r->ex.mut.guided = fgi_cov_enabled();
     if (r->t->domain && r->ex.mut.depth < 2) /* a domain's byte havoc blends, never alone */
         r->ex.mut.depth = 2;
     fgi_bytes_context(&r->ex.mut);
