@@ -592,10 +592,10 @@ const fgi_mutator fgi_mutators[] = {
     {"dict_overwrite", dict_overwrite, 1, FGI_NEEDS_DICT, 2, 0, 0},
     {"cmp_int", cmp_int, 1, FGI_NEEDS_CMP_INT, 3, 0, 0},
     {"cmp_bytes", cmp_bytes, 0, FGI_NEEDS_CMP_STR, 3, 0, 0},
-    /* A third of the draws where it applies: in a plain build the byte after a matched
-     * prefix is most of what the search has. Under compiler coverage the edges and the
-     * comparisons lead too, and so many draws at one place cost breadth (docs/design.md,
-     * session 29: at 10, the demangler's corpora 2.6% more edges at a fixed count). */
+    /* A third to a half of the draws where it applies: in a plain build the byte after a
+     * matched prefix is most of what the search has. Under compiler coverage the edges and
+     * the comparisons lead too, and so many draws at one place cost breadth (docs/design.md,
+     * session 29: at 10, the demangler's corpora covered 2.6% more edges at a fixed count). */
     {"hot_byte", hot_byte, 0, FGI_NEEDS_HOT, 16, 0, 10},
     {"join_other", join_other, 0, FGI_NEEDS_OTHER, 1, 0, 0},
     {"ascii_number", ascii_number, 0, 0, 1, 0, 0},
