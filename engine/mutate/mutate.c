@@ -631,7 +631,7 @@ static void build_eligible(void)
             for (unsigned have = 0; have < NEEDS_COMBOS; have++)
                 for (size_t k = 0; k < NMUT; k++) {
                     const fgi_mutator *mu = &fgi_mutators[k];
-                    unsigned weight = g && mu->guided_weight ? mu->guided_weight : mu->weight;
+                    unsigned weight = fgi_mutator_weight(mu, (int)g);
                     if (mu->min_size <= s && (mu->needs & ~have) == 0 &&
                         (s > 0 || (mu->empty_needs & ~have) == 0))
                         for (unsigned w = 0; w < weight; w++) {

@@ -62,6 +62,12 @@ typedef struct fgi_mutator {
                              * 0: the same as weight */
 } fgi_mutator;
 
+/* mu's weight in a draw: its guided weight when the search is guided and it has one. */
+static inline unsigned fgi_mutator_weight(const fgi_mutator *mu, int guided)
+{
+    return guided && mu->guided_weight ? mu->guided_weight : mu->weight;
+}
+
 FGI_HIDDEN extern const fgi_mutator fgi_mutators[];
 FGI_HIDDEN extern const size_t fgi_mutator_count;
 

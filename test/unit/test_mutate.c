@@ -272,7 +272,7 @@ static double hot_share(int guided, double *want)
     unsigned hot = 0, n = 8000, total = 0, hot_weight = 0;
     for (size_t i = 0; i < fgi_mutator_count; i++) {
         const fgi_mutator *mu = &fgi_mutators[i];
-        unsigned w = guided && mu->guided_weight ? mu->guided_weight : mu->weight;
+        unsigned w = fgi_mutator_weight(mu, guided);
         if (mu->needs & ~(unsigned)FGI_NEEDS_HOT)
             continue;
         total += w;
