@@ -101,8 +101,8 @@ FGI_HIDDEN void fgi_corpus_set_features(fgi_corpus *c, size_t index, const uint6
  *   weight = 2^20 / ((1 + log2(hits + 1)) * (4 + log2(size + 1)))
  *            * newness (16, 8, 4, 2 in the four merges after it was kept, then 1)
  *            / (1 + log2(1 + since / 128))
- *            * (mean work + 1024) / (its work + 1024), 1/16 .. 4 (work: its comparisons;
- *              1024: the engine's own per case; 1 when its work is unknown),
+ *            * 1024 / (its work + 1024) (work: its comparisons; 1024: the engine's own
+ *              per case; left out in a run where no entry's work is known),
  * where hits is how often its signature was produced or, when it brought coverage features
  * and c->features is set, how often the rarest of those features was hit since, and since
  * is how many cases mutated it since it last gave a kept input.

@@ -219,30 +219,40 @@ static int work_weights(const uint32_t *work, size_t n, uint64_t *w)
     return p != NULL;
 }
 
-/* An entry's work (its comparisons: its cost) scales its weight by (mean + 1024) / (work +
- * 1024), the 1024 the engine's own work per case (corpus.c): from 4x down to 1/16, and an
- * entry whose work is unknown (0) is weighed as before. */
+/* An entry's work (its comparisons: its cost) scales its weight by 1024 / (work + 1024),
+ * the 1024 the engine's own work per case (corpus.c), with no bound: picks in inverse
+ * proportion to a case's cost spend the run's time evenly. An entry of no work is weighed
+ * as a free case. */
 FG_TEST(corpus_weights_follow_the_work)
 {
-    /* mean of the known: (100 + 400 + 400 + 3200 + 16000) / 5 = 4020 */
     static const uint32_t work[] = {0, 100, 400, 400, 3200, 16000};
     uint64_t w[FGI_ARRAY_LEN(work)];
     CHECK(work_weights(work, FGI_ARRAY_LEN(work), w));
-    CHECK_EQ_U(w[1], 4 * w[0]); /* 5044 / 1124 > 4: clamped */
-    CHECK_EQ_U(w[2], w[0] * 5044 / 1424);
+    for (size_t i = 1; i < FGI_ARRAY_LEN(work); i++)
+        CHECK_EQ_U(w[i], w[0] * 1024 / (work[i] + 1024));
     CHECK_EQ_U(w[3], w[2]);
-    CHECK_EQ_U(w[4], w[0] * 5044 / 4224);
-    CHECK_EQ_U(w[5], w[0] * 5044 / 17024);
-    CHECK(w[1] > w[2] && w[2] > w[4] && w[4] > w[0] && w[5] < w[0]);
+    CHECK(w[0] > w[1] && w[1] > w[2] && w[2] > w[4] && w[4] > w[5]);
+}
 
-    /* 31 entries of work 1 and one of 200000: mean 6250; 7274 / 1025 > 4 and 7274 / 201024
-     * < 1/16, both clamped */
+/* A skewed corpus (a deep run's few near-hangs) does not buy its slow entries time: 31
+ * entries of work 1 and one of 200,000 - its weight is in proportion to its cost, not held
+ * at a floor (AFL's 1/16 of the mean, which gave it 12 times an ordinary entry's time) nor
+ * relative to a mean it inflates itself. */
+FG_TEST(corpus_weights_give_a_slow_entry_no_more_time)
+{
     uint32_t skew[32];
     uint64_t ws[32];
     for (size_t i = 0; i < 32; i++)
         skew[i] = i == 31 ? 200000 : 1;
     CHECK(work_weights(skew, 32, ws));
-    CHECK_EQ_U(ws[31], ws[0] / 4 / 16);
+    /* time a pick, weight * (work + 1024), equal within the integer rounding */
+    uint64_t slow = ws[31] * (200000 + 1024), ordinary = ws[0] * (1 + 1024);
+    CHECK(slow <= ordinary && slow + 201024 > ordinary);
+    /* near the work budget (100 M comparisons) an entry still has a weight of its own */
+    skew[30] = 100000000;
+    skew[31] = 50000000;
+    CHECK(work_weights(skew, 32, ws));
+    CHECK(ws[30] > 0 && ws[31] > ws[30]);
 }
 
 /* Where a target's cases are cheap beside the engine's own work, their differences in work
@@ -250,11 +260,24 @@ FG_TEST(corpus_weights_follow_the_work)
  * picking the shallow ones would buy no time (the expr domain's depth test). */
 FG_TEST(corpus_weights_barely_move_for_cheap_cases)
 {
-    static const uint32_t work[] = {0, 20, 100, 400}; /* mean 173 */
+    static const uint32_t work[] = {20, 100, 400};
     uint64_t w[FGI_ARRAY_LEN(work)];
     CHECK(work_weights(work, FGI_ARRAY_LEN(work), w));
     for (size_t i = 1; i < FGI_ARRAY_LEN(work); i++)
-        CHECK(w[i] * 10 >= w[0] * 8 && w[i] * 10 <= w[0] * 12);
+        CHECK(w[i] * 10 >= w[0] * 7 && w[i] <= w[0]);
+}
+
+/* A run where no entry's work is known (a plain build: the engine counts work only under
+ * compiler coverage) weighs by novelty alone, exactly as before work was counted. */
+FG_TEST(corpus_weights_without_work_are_novelty_alone)
+{
+    static const uint32_t none[] = {0, 0, 0};
+    static const uint32_t some[] = {0, 0, 1};
+    uint64_t w[3], ws[3];
+    CHECK(work_weights(none, 3, w));
+    CHECK(work_weights(some, 3, ws));
+    CHECK_EQ_U(w[0], w[1]);
+    CHECK_EQ_U(ws[0], w[0] << 10); /* scaled only where work is known */
 }
 
 /* A hang note (a case bred from the entry ran out of its budget) cuts the entry's weight
