@@ -236,8 +236,8 @@ FG_TEST(corpus_weights_follow_the_work)
 
 /* A skewed corpus (a deep run's few near-hangs) does not buy its slow entries time: 31
  * entries of work 1 and one of 200,000 - its weight is in proportion to its cost, not held
- * at a floor (AFL's 1/16 of the mean, which gave it 12 times an ordinary entry's time) nor
- * relative to a mean it inflates itself. */
+ * at a floor relative to a mean it inflates itself (the old rule's 1/16 against the
+ * others' 4x cap gave it three times an ordinary entry's time). */
 FG_TEST(corpus_weights_give_a_slow_entry_no_more_time)
 {
     uint32_t skew[32];
